@@ -1,0 +1,11 @@
+"""Kusari array: devices, array modules, configuration and initializers."""
+from kusari.array.backend import (  # NOQA
+    ChainerxDevice, CpuDevice, Device, GpuDevice, Intel64Device, copyto,
+    get_array_module, get_device, get_device_from_array, to_device,
+    using_device)
+from kusari.array.configuration import (  # NOQA
+    config, get_dtype, global_config, mixed16, using_config)
+from kusari.array.device_resident import (  # NOQA
+    DeviceResident, DeviceResidentsVisitor)
+
+__version__ = '0.1.0'

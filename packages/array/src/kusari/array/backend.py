@@ -1,0 +1,325 @@
+"""Devices: where arrays live, and the array module (``xp``) that computes them.
+
+A device is made by :func:`get_device` from a specifier (``'@numpy'``,
+``'@cupy:0'``, ``-1``, ``0``, a device object or a module). Every array of
+NumPy lives on the one :class:`CpuDevice`; a CuPy array lives on the
+:class:`GpuDevice` of its CUDA device. CuPy is imported only when a GPU
+device is asked for.
+"""
+import contextlib
+import threading
+
+import numpy
+
+from kusari.array import _cupy
+
+
+class Device:
+    """A place where arrays live and are computed.
+
+    Subclasses set :attr:`xp` (the array module) and
+    :attr:`supported_array_types`, and implement :meth:`send_array`.
+    """
+
+    xp = None
+    supported_array_types = ()
+    name = None
+
+    def __repr__(self):
+        return f'<{type(self).__name__} {self.name}>'
+
+    def __str__(self):
+        return self.name
+
+    def __eq__(self, other):
+        raise NotImplementedError(
+            f'{type(self).__name__} must define equality')
+
+    def __ne__(self, other):
+        return not self == other
+
+    def __hash__(self):
+        return hash(self.name)
+
+    def __enter__(self):
+        context = self.create_context()
+        _device_contexts().append(context)
+        context.__enter__()
+        return self
+
+    def __exit__(self, *exc):
+        return _device_contexts().pop().__exit__(*exc)
+
+    def create_context(self):
+        """A context manager that makes this device current."""
+        return contextlib.nullcontext()
+
+    def send_array(self, array):
+        """Return ``array`` on this device (the same object if already here)."""
+        raise NotImplementedError
+
+    def send(self, arrays):
+        """Send an array, or a (nested) list, tuple or dict of them."""
+        return _map_arrays(self.send_array, arrays)
+
+    def use(self):
+        """Make this device the current one of its kind."""
+
+    def is_array_supported(self, array):
+        return isinstance(array, self.supported_array_types)
+
+
+_local = threading.local()
+
+
+def _device_contexts():
+    stack = getattr(_local, 'contexts', None)
+    if stack is None:
+        stack = _local.contexts = []
+    return stack
+
+
+def _map_arrays(func, arrays):
+    if isinstance(arrays, (list, tuple)):
+        mapped = [_map_arrays(func, a) for a in arrays]
+        return mapped if isinstance(arrays, list) else tuple(mapped)
+    if isinstance(arrays, dict):
+        return {k: _map_arrays(func, v) for k, v in arrays.items()}
+    if arrays is None:
+        return None
+    return func(arrays)
+
+
+class CpuDevice(Device):
+    """The host: NumPy arrays."""
+
+    xp = numpy
+    supported_array_types = (numpy.ndarray,)
+    name = '@numpy'
+
+    def __eq__(self, other):
+        return isinstance(other, CpuDevice)
+
+    __hash__ = Device.__hash__
+
+    def send_array(self, array):
+        if isinstance(array, numpy.ndarray):
+            return array
+        if isinstance(array, numpy.generic):
+            return numpy.asarray(array)
+        if _cupy.is_cupy_array(array):
+            return array.get()
+        raise TypeError(
+            f'CpuDevice.send_array: expected a NumPy or CuPy array, '
+            f'got {type(array).__name__}')
+
+
+_CPU = CpuDevice()
+
+
+class GpuDevice(Device):
+    """A CUDA GPU: CuPy arrays on one ``cupy.cuda.Device``."""
+
+    def __init__(self, device):
+        cupy = _cupy.require_cupy()
+        if not isinstance(device, cupy.cuda.Device):
+            raise TypeError(
+                f'GpuDevice: expected a cupy.cuda.Device, got '
+                f'{type(device).__name__}')
+        self.device = device
+        self.xp = cupy
+        self.supported_array_types = (cupy.ndarray,)
+        self.name = f'@cupy:{device.id}'
+
+    @staticmethod
+    def from_device_id(device_id):
+        """The GpuDevice of CUDA device ``device_id`` (an int >= 0)."""
+        if not isinstance(device_id, int) or isinstance(device_id, bool) \
+                or device_id < 0:
+            raise ValueError(
+                f'GpuDevice.from_device_id: expected a CUDA device id '
+                f'(int >= 0), got {device_id!r}')
+        cupy = _cupy.require_cupy()
+        return GpuDevice(cupy.cuda.Device(device_id))
+
+    @staticmethod
+    def from_array(array):
+        """The GpuDevice holding a CuPy ``array``, or None for other arrays."""
+        if _cupy.is_cupy_array(array):
+            return GpuDevice.from_device_id(array.device.id)
+        return None
+
+    def __eq__(self, other):
+        return isinstance(other, GpuDevice) and other.device == self.device
+
+    __hash__ = Device.__hash__
+
+    def create_context(self):
+        return self.device
+
+    def use(self):
+        self.device.use()
+
+    def send_array(self, array):
+        cupy = self.xp
+        if isinstance(array, cupy.ndarray) and array.device == self.device:
+            return array
+        if not isinstance(array, (numpy.ndarray, numpy.generic,
+                                  cupy.ndarray)):
+            raise TypeError(
+                f'GpuDevice.send_array: expected a NumPy or CuPy array, '
+                f'got {type(array).__name__}')
+        with self.device:
+            if isinstance(array, cupy.ndarray):
+                # Peer copy between GPUs keeps strides; contiguity is not
+                # required by the copy itself.
+                return array.copy()
+            return cupy.asarray(array)
+
+
+class _UnavailableDevice(Device):
+    """Stand-in for a removed backend (iDeep, ChainerX): never constructible."""
+
+    backend_name = None
+
+    def __init__(self, *args, **kwargs):
+        raise RuntimeError(
+            f'{type(self).__name__}: the {self.backend_name} backend does not '
+            f'exist in Kusari; use CpuDevice (@numpy) or GpuDevice (@cupy:N)')
+
+    def __eq__(self, other):
+        return self is other
+
+    __hash__ = Device.__hash__
+
+
+class Intel64Device(_UnavailableDevice):
+    """iDeep device: not provided (iDeep is not maintained for NumPy 2)."""
+    backend_name = 'iDeep (intel64)'
+
+
+class ChainerxDevice(_UnavailableDevice):
+    """ChainerX device: not provided (ChainerX is not part of Kusari)."""
+    backend_name = 'ChainerX'
+
+
+def get_device(device_spec):
+    """Return the :class:`Device` a specifier names.
+
+    Accepts a Device, ``'@numpy'``, ``'@cupy:N'``, an int (``-1`` or a
+    negative number for the CPU, ``N >= 0`` for GPU N), the ``numpy`` or
+    ``cupy`` module, or a ``cupy.cuda.Device``.
+    """
+    if isinstance(device_spec, Device):
+        return device_spec
+    if device_spec is numpy:
+        return _CPU
+    if isinstance(device_spec, str):
+        return _device_from_string(device_spec)
+    if isinstance(device_spec, int) and not isinstance(device_spec, bool):
+        if device_spec < 0:
+            return _CPU
+        return GpuDevice.from_device_id(device_spec)
+    cupy = _cupy.imported_cupy()
+    if cupy is not None:
+        if device_spec is cupy:
+            return GpuDevice(_cupy.require_cupy().cuda.Device())
+        if isinstance(device_spec, cupy.cuda.Device):
+            return GpuDevice(device_spec)
+    raise TypeError(
+        f'get_device: expected a Device, a string such as "@numpy" or '
+        f'"@cupy:0", an int device id, or an array module; got '
+        f'{device_spec!r} ({type(device_spec).__name__})')
+
+
+def _device_from_string(spec):
+    if spec == '@numpy':
+        return _CPU
+    if spec.startswith('@cupy:'):
+        ident = spec[len('@cupy:'):]
+        if not ident.isdigit():
+            raise ValueError(
+                f'get_device: invalid CuPy device specifier {spec!r}; '
+                f'expected "@cupy:N" with N a device id')
+        return GpuDevice.from_device_id(int(ident))
+    if spec == '@intel64':
+        return Intel64Device()
+    if spec.startswith(('native', 'cuda')):
+        return ChainerxDevice()
+    raise ValueError(
+        f'get_device: unknown device specifier {spec!r}; expected "@numpy" '
+        f'or "@cupy:N"')
+
+
+def get_device_from_array(array):
+    """The device holding ``array`` (a Variable's array is looked through)."""
+    array = getattr(array, 'array', array) if not isinstance(
+        array, numpy.ndarray) else array
+    if _cupy.is_cupy_array(array):
+        return GpuDevice.from_array(array)
+    return _CPU
+
+
+def get_array_module(*args):
+    """Return ``cupy`` if any argument is a CuPy array (or a Variable of
+    one), else ``numpy``."""
+    cupy = _cupy.imported_cupy()
+    if cupy is None:
+        return numpy
+    for x in args:
+        if isinstance(x, numpy.ndarray):
+            continue
+        x = getattr(x, 'array', x)
+        if isinstance(x, cupy.ndarray):
+            return cupy
+    return numpy
+
+
+@contextlib.contextmanager
+def using_device(device_spec):
+    """Make the device ``device_spec`` names current inside a ``with`` block."""
+    with get_device(device_spec).create_context():
+        yield
+
+
+def to_device(device, x):
+    """Send ``x`` (an array or nested list/tuple/dict of them) to ``device``.
+
+    ``device=None`` returns ``x`` unchanged.
+    """
+    if device is None:
+        return x
+    return get_device(device).send(x)
+
+
+def copyto(dst, src):
+    """Copy ``src`` into ``dst`` in place, across devices if they differ."""
+    if isinstance(dst, numpy.ndarray):
+        numpy.copyto(dst, _CPU.send_array(src))
+        return
+    if _cupy.is_cupy_array(dst):
+        device = GpuDevice.from_array(dst)
+        with device.device:
+            dst.set(src) if isinstance(src, numpy.ndarray) else \
+                device.xp.copyto(dst, device.send_array(src))
+        return
+    raise TypeError(
+        f'copyto: cannot copy into {type(dst).__name__}; expected a NumPy '
+        f'or CuPy array as dst')
+
+
+def is_array_supported(array):
+    """Whether ``array`` is an array of a backend Kusari computes with."""
+    return isinstance(array, numpy.ndarray) or _cupy.is_cupy_array(array)
+
+
+def to_chx(array):
+    """ChainerX conversion: ChainerX is not part of Kusari, so this raises."""
+    raise RuntimeError(
+        'backend.to_chx: ChainerX is not part of Kusari; arrays stay NumPy '
+        'or CuPy')
+
+
+def from_chx(array):
+    """Return ``array`` unchanged: no ChainerX array can exist in Kusari."""
+    return array

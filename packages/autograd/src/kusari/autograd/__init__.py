@@ -1,0 +1,3 @@
+"""Kusari autograd."""
+
+__version__ = '0.1.0'

@@ -1,0 +1,1 @@
+"""Chainer's API on Kusari: ``import chainer`` as in Chainer v7."""

@@ -1,0 +1,3 @@
+"""Kusari datasets."""
+
+__version__ = '0.1.0'

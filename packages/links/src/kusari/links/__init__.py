@@ -1,0 +1,3 @@
+"""Kusari links."""
+
+__version__ = '0.1.0'

@@ -1,0 +1,3 @@
+"""Kusari serializers."""
+
+__version__ = '0.1.0'

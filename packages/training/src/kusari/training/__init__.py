@@ -1,0 +1,3 @@
+"""Kusari training."""
+
+__version__ = '0.1.0'
