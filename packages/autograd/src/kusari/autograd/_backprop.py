@@ -1,0 +1,258 @@
+"""Reverse-mode traversal of the graph: ``Variable.backward``,
+``chainer.backward`` and ``chainer.grad`` share it.
+
+FunctionNodes are visited in decreasing rank, so each one runs once, after
+every consumer of its outputs has contributed its gradient.
+"""
+import heapq
+
+from kusari.array import backend
+from kusari.array.configuration import config
+from kusari.array.configuration import using_config
+from kusari.autograd import function_hook
+from kusari.autograd.function_node import FunctionNode
+from kusari.autograd.function_node import _check_finite
+from kusari.autograd.variable import Variable
+
+_bare = Variable._bare
+
+
+def backward_from_variable(var, retain_grad, enable_double_backprop,
+                           loss_scale):
+    """``var.backward(...)``: start from ``var.grad`` (ones if scalar)."""
+    if var._array is None:
+        raise ValueError('Variable.backward: the variable holds no array')
+    if var._grad_var is None:
+        if var._array.size != 1:
+            raise ValueError(
+                f'Variable.backward: the variable has shape '
+                f'{var._array.shape}; set its grad first (only a '
+                f'one-element variable starts from an implicit 1)')
+        xp = backend.get_array_module(var._array)
+        var._grad_var = _bare(xp.ones_like(var._array), True)
+    backward([var], [var._grad_var], retain_grad=retain_grad,
+             enable_double_backprop=enable_double_backprop,
+             loss_scale=loss_scale)
+
+
+def backward(outputs, grad_outputs=None, *, retain_grad=False,
+             enable_double_backprop=False, loss_scale=None):
+    """Backpropagate from several ``outputs`` at once.
+
+    Gradients of the leaves reached accumulate into their ``grad``.
+
+    Args:
+        outputs: a sequence of Variables.
+        grad_outputs: their initial gradients (Variables or arrays); None
+            for an output means ones if it has one element.
+        retain_grad: keep gradients of intermediate Variables.
+        enable_double_backprop: record the graph of the backward pass.
+        loss_scale: scale the initial gradients by this factor.
+    """
+    outputs, grad_outputs = _initial_grads(
+        'backward', outputs, grad_outputs, loss_scale)
+    leaf_grads = _traverse(outputs, grad_outputs, retain_grad,
+                           enable_double_backprop, stop_nodes=None)
+    _store_leaf_grads(leaf_grads, grad_outputs, enable_double_backprop)
+
+
+def grad(outputs, inputs, grad_outputs, grad_inputs, set_grad, retain_grad,
+         enable_double_backprop, loss_scale):
+    """See :func:`kusari.autograd.function_node.grad`."""
+    for name, seq in (('outputs', outputs), ('inputs', inputs)):
+        if not isinstance(seq, (list, tuple)):
+            raise TypeError(f'grad: {name} must be a list or tuple of '
+                            f'Variables, got {type(seq).__name__}')
+        for v in seq:
+            if not isinstance(v, Variable):
+                raise TypeError(f'grad: every element of {name} must be a '
+                                f'Variable, got {type(v).__name__}')
+    if grad_inputs is not None and len(grad_inputs) != len(inputs):
+        raise ValueError(f'grad: {len(grad_inputs)} grad_inputs given for '
+                         f'{len(inputs)} inputs')
+    outputs, grad_outputs = _initial_grads(
+        'grad', outputs, grad_outputs, loss_scale)
+    input_nodes = [x.node for x in inputs]
+    found = _traverse(outputs, grad_outputs, retain_grad,
+                      enable_double_backprop, stop_nodes=set(input_nodes))
+    results = []
+    with using_config('enable_backprop', enable_double_backprop):
+        for i, (x, node) in enumerate(zip(inputs, input_nodes)):
+            gx = found.get(node)
+            if grad_inputs is not None and grad_inputs[i] is not None:
+                g_in = _as_grad_variable(grad_inputs[i])
+                gx = g_in if gx is None else gx + g_in
+            results.append(gx)
+            if set_grad:
+                x._grad_var = gx
+    return results
+
+
+def _as_grad_variable(g):
+    return g if isinstance(g, Variable) else _bare(g, True)
+
+
+def _initial_grads(caller, outputs, grad_outputs, loss_scale):
+    outputs = list(outputs)
+    if grad_outputs is None:
+        grad_outputs = [None] * len(outputs)
+    elif len(grad_outputs) != len(outputs):
+        raise ValueError(f'{caller}: {len(grad_outputs)} grad_outputs for '
+                         f'{len(outputs)} outputs')
+    grads = []
+    for i, (y, gy) in enumerate(zip(outputs, grad_outputs)):
+        if gy is None:
+            if y._array.size != 1:
+                raise ValueError(
+                    f'{caller}: output {i} has shape {y._array.shape}; '
+                    f'give its gradient (only one-element outputs start '
+                    f'from an implicit 1)')
+            gy = _bare(backend.get_array_module(y._array).ones_like(
+                y._array), True)
+        else:
+            gy = _as_grad_variable(gy)
+            if gy.shape != y.shape or gy.dtype != y.dtype:
+                raise ValueError(
+                    f'{caller}: the gradient of output {i} has shape '
+                    f'{gy.shape} and dtype {gy.dtype}; expected '
+                    f'{y.shape} and {y.dtype}')
+        if loss_scale is not None:
+            gy = _bare(gy._array * loss_scale, True)
+        grads.append(gy)
+    return outputs, grads
+
+
+def _traverse(outputs, grad_outputs, retain_grad, enable_double_backprop,
+              stop_nodes):
+    """Run every reachable backward; return the gradients left at the
+    boundary: leaves (``backward``), or ``stop_nodes`` (``grad``)."""
+    grads = {}
+    heap = []
+    pushed = set()
+    found = {}
+    min_rank = None if not stop_nodes else min(
+        n.rank for n in stop_nodes)
+
+    def push(func):
+        if func is not None and id(func) not in pushed and (
+                min_rank is None or func.rank >= min_rank):
+            pushed.add(id(func))
+            heapq.heappush(heap, (-func.rank, len(pushed), func))
+
+    with using_config('enable_backprop', enable_double_backprop):
+        add = _adder(enable_double_backprop)
+        for y, gy in zip(outputs, grad_outputs):
+            node = y.node
+            if not node.requires_grad:
+                continue
+            grads[node] = add(grads.get(node), gy)
+            push(node.creator_node)
+        while heap:
+            func = heapq.heappop(heap)[2]
+            out_nodes = [ref() for ref in func.outputs]
+            gys = tuple([None if n is None else grads.pop(n, None)
+                         for n in out_nodes])
+            if stop_nodes is not None:
+                for n, gy in zip(out_nodes, gys):
+                    if n in stop_nodes and gy is not None:
+                        found[n] = gy
+            if retain_grad:
+                for n, gy in zip(out_nodes, gys):
+                    var = None if n is None else n._variable()
+                    if var is not None and gy is not None:
+                        var._grad_var = gy
+            in_nodes = func.inputs
+            targets = tuple([i for i, n in enumerate(in_nodes)
+                             if n.requires_grad])
+            if not targets:
+                continue
+            gxs = _call_backward(func, targets, gys, grads)
+            for i, gx in zip(targets, gxs):
+                if gx is None:
+                    continue
+                node = in_nodes[i]
+                _check_grad_matches(func, i, node, gx)
+                grads[node] = add(grads.get(node), gx)
+                push(node.creator_node)
+    if stop_nodes is not None:
+        # A stop node reached but never a function output: a leaf.
+        for n in stop_nodes:
+            if n not in found and n in grads:
+                found[n] = grads[n]
+        return found
+    return grads
+
+
+def _adder(enable_double_backprop):
+    """How to sum two gradient contributions: through the graph when it is
+    recorded, directly on arrays when not."""
+    if enable_double_backprop:
+        return lambda a, b: b if a is None else a + b
+    return lambda a, b: b if a is None else _bare(a._array + b._array, True)
+
+
+def _call_backward(func, targets, gys, grads):
+    hooks = function_hook.get_function_hooks()
+    if hooks or func._local_function_hooks:
+        hooks = func._all_hooks(hooks)
+        in_data = tuple([n.data for n in func.inputs])
+        gy_data = tuple([None if g is None else g._array for g in gys])
+        for hook in hooks:
+            hook.backward_preprocess(func, in_data, gy_data)
+    if type(func).backward_accumulate is not \
+            FunctionNode.backward_accumulate:
+        in_nodes = func.inputs
+        grad_inputs = tuple([grads.pop(in_nodes[i], None) for i in targets])
+        gxs = func.backward_accumulate(targets, gys, grad_inputs)
+    else:
+        gxs = func.backward(targets, gys)
+        if len(gxs) != len(targets):
+            if len(gxs) != len(func.inputs):
+                raise ValueError(
+                    f'{func.label}.backward returned {len(gxs)} gradients; '
+                    f'expected {len(func.inputs)} (one per input) or '
+                    f'{len(targets)} (one per target index)')
+            gxs = tuple([gxs[i] for i in targets])
+    if type(gxs) is not tuple:
+        gxs = tuple(gxs)
+    if hooks:
+        for hook in hooks:
+            hook.backward_postprocess(func, in_data, gy_data)
+    if config.debug:
+        _check_finite(func, [None if g is None else g._array for g in gxs],
+                      'backward')
+    return gxs
+
+
+def _check_grad_matches(func, index, node, gx):
+    if not isinstance(gx, Variable):
+        raise TypeError(f'{func.label}.backward must return Variables or '
+                        f'None; gradient of input {index} is a '
+                        f'{type(gx).__name__}')
+    array = gx._array
+    if array.shape != node.shape or array.dtype != node.dtype:
+        raise ValueError(
+            f'{func.label}.backward: the gradient of input {index} has '
+            f'shape {array.shape} and dtype {array.dtype}; expected '
+            f'{node.shape} and {node.dtype}')
+
+
+def _store_leaf_grads(grads, grad_outputs, enable_double_backprop):
+    """Accumulate gradients into the leaves' Variables.
+
+    One gradient array may reach several leaves (``y = a + b`` passes its
+    gradient through unchanged); each leaf gets its own copy so that an
+    in-place update of one gradient never changes another.
+    """
+    held = {id(g._array) for g in grad_outputs}
+    with using_config('enable_backprop', enable_double_backprop):
+        for node, g in grads.items():
+            var = node._variable()
+            if var is None or var._grad_var is g:
+                continue
+            if id(g._array) in held:
+                g = _bare(g._array.copy(), True) if not \
+                    enable_double_backprop else g * 1
+            held.add(id(g._array))
+            old = var._grad_var
+            var._grad_var = g if old is None else old + g

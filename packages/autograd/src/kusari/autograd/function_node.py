@@ -1,0 +1,349 @@
+"""FunctionNode: one differentiable operation, and a node of the graph.
+
+``forward`` computes on raw arrays; ``backward`` computes on Variables with
+other FunctionNodes, so gradients are differentiable again. ``apply`` is the
+hot path: check, forward, wrap the outputs and, only when a graph is being
+recorded, link the nodes.
+"""
+import traceback
+import weakref
+
+import numpy
+
+from kusari.array import _cupy
+from kusari.array import backend
+from kusari.array.configuration import config
+from kusari.autograd import function_hook
+from kusari.autograd.variable import Variable
+from kusari.autograd.variable import VariableNode
+
+_bare = Variable._bare
+_ndarray = numpy.ndarray
+
+
+class FunctionNode:
+    """A differentiable function and its node in the computational graph.
+
+    Subclasses implement :meth:`forward` (or :meth:`forward_cpu` and
+    :meth:`forward_gpu`) on arrays and :meth:`backward` on Variables, and
+    may implement :meth:`check_type_forward`. A node is applied once; make
+    a new instance per call.
+    """
+
+    inputs = None
+    outputs = None
+    rank = 0
+    stack = None
+    lazy_grad_sum = False
+    _input_indexes_to_retain = None
+    _output_indexes_to_retain = None
+    _retained_output_data = None
+    _local_function_hooks = None
+
+    @property
+    def label(self):
+        """A short name for graph drawings; the class name by default."""
+        return type(self).__name__
+
+    @property
+    def local_function_hooks(self):
+        """The dict ``name -> hook`` of hooks registered on this node."""
+        if self._local_function_hooks is None:
+            self._local_function_hooks = {}
+        return self._local_function_hooks
+
+    @property
+    def output_data(self):
+        """The retained output arrays, None where not retained."""
+        if self._retained_output_data is None:
+            raise RuntimeError(f'{self.label}: no output was retained')
+        data = [None] * len(self.outputs)
+        for i, array in zip(self._output_indexes_to_retain,
+                            self._retained_output_data):
+            data[i] = array
+        return tuple(data)
+
+    # -- applying -----------------------------------------------------
+
+    def apply(self, inputs):
+        """Compute the outputs of this function for ``inputs``.
+
+        Args:
+            inputs: a tuple of Variables or arrays.
+
+        Returns:
+            A tuple of Variables, graph-connected when any input requires
+            a gradient and ``config.enable_backprop`` is on.
+        """
+        in_data = []
+        requires_grad = False
+        for x in inputs:
+            if isinstance(x, Variable):
+                array = x._array
+                if array is None:
+                    raise ValueError(
+                        f'{self.label}: input {len(in_data)} is an '
+                        f'uninitialized Parameter')
+                in_data.append(array)
+                requires_grad = requires_grad or x._requires_grad
+            elif type(x) is _ndarray or _cupy.is_cupy_array(x):
+                in_data.append(x)
+            else:
+                raise TypeError(
+                    f'{self.label}: input {len(in_data)} must be a Variable '
+                    f'or an array, got {type(x).__name__}')
+        in_data = tuple(in_data)
+        recording = config.enable_backprop
+        requires_grad = requires_grad and recording
+        if _cupy.imported_cupy() is not None:
+            _check_same_device(self, in_data)
+        if recording and config.type_check and self._has_type_check:
+            self._check_data_type_forward(in_data)
+
+        hooks = function_hook.get_function_hooks()
+        if hooks or self._local_function_hooks:
+            hooks = self._all_hooks(hooks)
+            for hook in hooks:
+                hook.forward_preprocess(self, in_data)
+            outputs = self.forward(in_data)
+            for hook in hooks:
+                hook.forward_postprocess(self, in_data)
+        else:
+            outputs = self.forward(in_data)
+
+        if type(outputs) is not tuple:
+            raise TypeError(f'{self.label}.forward must return a tuple of '
+                            f'arrays, got {type(outputs).__name__}')
+        for y in outputs:
+            if type(y) is not _ndarray and not _cupy.is_cupy_array(y):
+                raise TypeError(
+                    f'{self.label}.forward must return arrays, got a '
+                    f'{type(y).__name__}')
+        if config.debug:
+            self.stack = traceback.extract_stack()
+            _check_finite(self, outputs, 'forward')
+
+        if not requires_grad:
+            return tuple([_bare(y, False) for y in outputs])
+
+        in_nodes = tuple([
+            x.node if isinstance(x, Variable) else _input_node(x)
+            for x in inputs])
+        rank = max([n.rank for n in in_nodes])
+        self.rank = rank
+        self.inputs = in_nodes
+        out_rank = rank + 1
+        ret = []
+        out_nodes = []
+        for y in outputs:
+            var = _bare(y, True)
+            node = var._node = VariableNode(var)
+            node.creator_node = self
+            node.rank = out_rank
+            ret.append(var)
+            out_nodes.append(weakref.ref(node))
+        self.outputs = tuple(out_nodes)
+
+        indexes = self._input_indexes_to_retain
+        if indexes is not None:
+            for i in indexes:
+                in_nodes[i].data = in_data[i]
+        indexes = self._output_indexes_to_retain
+        if indexes is not None:
+            self._retained_output_data = tuple([outputs[i] for i in indexes])
+            for i in indexes:
+                ret[i]._node.data = outputs[i]
+        return tuple(ret)
+
+    @property
+    def _has_type_check(self):
+        return type(self).check_type_forward is not \
+            FunctionNode.check_type_forward
+
+    def _check_data_type_forward(self, in_data):
+        from kusari.autograd.utils import type_check
+        type_check.check_types(self.check_type_forward, in_data, self.label)
+
+    def _all_hooks(self, global_hooks):
+        hooks = list(global_hooks.values())
+        if self._local_function_hooks:
+            hooks.extend(self._local_function_hooks.values())
+        return hooks
+
+    def check_type_forward(self, in_types):
+        """Check the input types with :mod:`type_check` expressions."""
+
+    def forward(self, inputs):
+        """Compute the output arrays from input arrays (a tuple each).
+
+        By default dispatches to :meth:`forward_cpu` or :meth:`forward_gpu`
+        by the array module of the inputs.
+        """
+        if backend.get_array_module(*inputs) is numpy:
+            return self.forward_cpu(inputs)
+        return self.forward_gpu(inputs)
+
+    def forward_cpu(self, inputs):
+        raise NotImplementedError(
+            f'{self.label} implements neither forward nor forward_cpu')
+
+    def forward_gpu(self, inputs):
+        raise NotImplementedError(
+            f'{self.label} implements neither forward nor forward_gpu')
+
+    def retain_inputs(self, indexes):
+        """Keep the inputs at ``indexes`` for backward (call in forward)."""
+        self._input_indexes_to_retain = indexes
+
+    def retain_outputs(self, indexes):
+        """Keep the outputs at ``indexes`` for backward (call in forward)."""
+        self._output_indexes_to_retain = indexes
+
+    # -- backward -----------------------------------------------------
+
+    def backward(self, target_input_indexes, grad_outputs):
+        """Gradients w.r.t. the inputs, as Variables.
+
+        Args:
+            target_input_indexes: sorted indexes of the inputs that need a
+                gradient; others may be returned as None.
+            grad_outputs: one Variable (or None) per output.
+
+        Returns:
+            A tuple with one gradient per input, or one per target index.
+        """
+        return (None,) * len(target_input_indexes)
+
+    def backward_accumulate(self, target_input_indexes, grad_outputs,
+                            grad_inputs):
+        """Gradients w.r.t. the targets, added to ``grad_inputs``.
+
+        Override to fuse the accumulation into the computation; by default
+        it calls :meth:`backward` and adds.
+        """
+        gxs = self.backward(target_input_indexes, grad_outputs)
+        n_targets = len(target_input_indexes)
+        if len(gxs) == len(self.inputs) and len(gxs) != n_targets:
+            gxs = tuple([gxs[i] for i in target_input_indexes])
+        elif len(gxs) != n_targets:
+            raise ValueError(
+                f'{self.label}.backward returned {len(gxs)} gradients; '
+                f'expected {len(self.inputs)} (one per input) or '
+                f'{n_targets} (one per target index)')
+        return tuple([
+            gx if g_in is None else (g_in if gx is None else gx + g_in)
+            for gx, g_in in zip(gxs, grad_inputs)])
+
+    def get_retained_inputs(self):
+        """The retained inputs as Variables, in :meth:`retain_inputs`
+        order; the original Variables where they are still alive."""
+        if self._input_indexes_to_retain is None or self.inputs is None:
+            return ()
+        inputs = self.inputs
+        return tuple([inputs[i].get_variable()
+                      for i in self._input_indexes_to_retain])
+
+    def get_retained_outputs(self):
+        """The retained outputs as Variables, in :meth:`retain_outputs`
+        order; re-made and re-linked where the caller dropped them."""
+        indexes = self._output_indexes_to_retain
+        if indexes is None or self.outputs is None:
+            return ()
+        ret = []
+        outputs = list(self.outputs)
+        for i, data in zip(indexes, self._retained_output_data):
+            node = outputs[i]()
+            if node is None:
+                var = _bare(data, True)
+                node = var._node = VariableNode(var)
+                node.creator_node = self
+                node.rank = self.rank + 1
+                node.data = data
+                outputs[i] = weakref.ref(node)
+            ret.append(node.get_variable())
+        self.outputs = tuple(outputs)
+        return tuple(ret)
+
+    def unchain(self):
+        """Cut this node off the graph (inputs and outputs forgotten)."""
+        if self.outputs is not None:
+            for ref in self.outputs:
+                node = ref()
+                if node is not None:
+                    node.unchain()
+        self.inputs = None
+
+    # -- hooks --------------------------------------------------------
+
+    def add_hook(self, hook, name=None):
+        """Register a FunctionHook on this node only."""
+        if not isinstance(hook, function_hook.FunctionHook):
+            raise TypeError(f'{self.label}.add_hook: expected a FunctionHook, '
+                            f'got {type(hook).__name__}')
+        name = hook.name if name is None else name
+        if name in self.local_function_hooks:
+            raise KeyError(f'{self.label}: a hook named {name!r} already '
+                           f'exists')
+        self.local_function_hooks[name] = hook
+        hook.added(self)
+
+    def delete_hook(self, name):
+        """Unregister the local hook called ``name``."""
+        if name not in self.local_function_hooks:
+            raise KeyError(f'{self.label}: no hook named {name!r}')
+        self.local_function_hooks.pop(name).deleted(self)
+
+
+def _input_node(array):
+    """A node for a raw-array input: a leaf that needs no gradient."""
+    var = _bare(array, False)
+    node = var._node = VariableNode(var)
+    # The throwaway Variable dies at once; keep the array for backward.
+    node.data = array
+    return node
+
+
+def _check_same_device(func, in_data):
+    devices = {backend.get_device_from_array(x) for x in in_data}
+    if len(devices) > 1:
+        raise ValueError(
+            f'{func.label}: inputs are on different devices '
+            f'({", ".join(sorted(str(d) for d in devices))}); send them to '
+            f'one device first (to_device)')
+
+
+def _check_finite(func, arrays, phase):
+    for i, array in enumerate(arrays):
+        if array is None or array.dtype.kind not in 'fc':
+            continue
+        xp = backend.get_array_module(array)
+        if bool(xp.isnan(array).any()):
+            raise RuntimeError(
+                f'NaN is detected in the {phase} output {i} of '
+                f'{func.label} (debug mode)')
+
+
+def grad(outputs, inputs, grad_outputs=None, grad_inputs=None,
+         set_grad=False, retain_grad=False, enable_double_backprop=False,
+         loss_scale=None):
+    """Gradients of ``outputs`` w.r.t. ``inputs``, without touching the
+    ``grad`` of any Variable (unless ``set_grad``).
+
+    Args:
+        outputs: Variables to differentiate.
+        inputs: Variables to differentiate with respect to.
+        grad_outputs: initial gradients of the outputs; None means ones
+            for one-element outputs.
+        grad_inputs: gradients to add to the results, one per input.
+        set_grad: also store the results in the inputs' ``grad_var``.
+        retain_grad: keep gradients of intermediate Variables.
+        enable_double_backprop: record the graph of the gradients.
+        loss_scale: scale the initial gradients by this factor.
+
+    Returns:
+        A list of Variables (None where an input is unreachable).
+    """
+    from kusari.autograd import _backprop
+    return _backprop.grad(outputs, inputs, grad_outputs, grad_inputs,
+                          set_grad, retain_grad, enable_double_backprop,
+                          loss_scale)

@@ -1,0 +1,382 @@
+"""Arithmetic: the nodes behind Variable's operators.
+
+Two-operand forms broadcast as NumPy does and sum their gradients back to
+each operand's shape. A Python or NumPy scalar operand becomes a constant
+of the Variable's dtype (no graph edge, no broadcast array).
+"""
+import numpy
+
+from kusari.array import _cupy
+from kusari.array import backend
+from kusari.autograd import function_node
+from kusari.autograd.functions.array.broadcast import check_broadcast_shapes
+from kusari.autograd.functions.array.broadcast import sum_to
+from kusari.autograd.functions.math import exponential
+from kusari.autograd.utils import type_check
+from kusari.autograd.variable import Variable
+
+
+class _Binary(function_node.FunctionNode):
+    """Shared checks and gradient reduction of broadcasting binary ops."""
+
+    _shapes = None
+
+    def check_type_forward(self, in_types):
+        type_check.argname(in_types, ('lhs', 'rhs'))
+        type_check.expect(in_types[0].dtype == in_types[1].dtype)
+        check_broadcast_shapes(
+            [type_check.eval(in_types[0].shape),
+             type_check.eval(in_types[1].shape)])
+
+    def _note_shapes(self, lhs, rhs):
+        if lhs.shape != rhs.shape:
+            self._shapes = (lhs.shape, rhs.shape)
+
+    def _reduce(self, index, gx):
+        """Sum a gradient back to the shape of operand ``index``."""
+        shapes = self._shapes
+        return gx if shapes is None else sum_to(gx, shapes[index])
+
+
+class _Unary(function_node.FunctionNode):
+    """Shared check of one-operand arithmetic: numeric input."""
+
+    def check_type_forward(self, in_types):
+        type_check.argname(in_types, ('x',))
+        type_check.expect(in_types[0].dtype.kind in 'iufc')
+
+
+class _WithConstant(_Unary):
+    """An operation between a Variable and a scalar constant."""
+
+    def __init__(self, value):
+        self.value = value
+
+    @property
+    def label(self):
+        return f'{type(self).__name__}({self.value})'
+
+
+class Neg(_Unary):
+    @property
+    def label(self):
+        return '__neg__'
+
+    def forward(self, inputs):
+        return -inputs[0],
+
+    def backward(self, indexes, grad_outputs):
+        return -grad_outputs[0],
+
+
+class Absolute(_Unary):
+    @property
+    def label(self):
+        return '|_|'
+
+    def forward(self, inputs):
+        x, = inputs
+        self.retain_inputs((0,))
+        return abs(x),
+
+    def backward(self, indexes, grad_outputs):
+        x, = self.get_retained_inputs()
+        sign = backend.get_array_module(x.array).sign(x.array)
+        return grad_outputs[0] * sign,
+
+
+class Add(_Binary):
+    @property
+    def label(self):
+        return '_ + _'
+
+    def forward(self, inputs):
+        lhs, rhs = inputs
+        self._note_shapes(lhs, rhs)
+        return lhs + rhs,
+
+    def backward(self, indexes, grad_outputs):
+        gy, = grad_outputs
+        return tuple([self._reduce(i, gy) for i in indexes])
+
+
+class AddConstant(_WithConstant):
+    def forward(self, inputs):
+        return inputs[0] + self.value,
+
+    def backward(self, indexes, grad_outputs):
+        return grad_outputs
+
+
+class Sub(_Binary):
+    @property
+    def label(self):
+        return '_ - _'
+
+    def forward(self, inputs):
+        lhs, rhs = inputs
+        self._note_shapes(lhs, rhs)
+        return lhs - rhs,
+
+    def backward(self, indexes, grad_outputs):
+        gy, = grad_outputs
+        return tuple([self._reduce(i, gy if i == 0 else -gy)
+                      for i in indexes])
+
+
+class SubFromConstant(_WithConstant):
+    def forward(self, inputs):
+        return self.value - inputs[0],
+
+    def backward(self, indexes, grad_outputs):
+        return -grad_outputs[0],
+
+
+class Mul(_Binary):
+    @property
+    def label(self):
+        return '_ * _'
+
+    def forward(self, inputs):
+        lhs, rhs = inputs
+        self.retain_inputs((0, 1))
+        self._note_shapes(lhs, rhs)
+        return lhs * rhs,
+
+    def backward(self, indexes, grad_outputs):
+        gy, = grad_outputs
+        operands = self.get_retained_inputs()
+        return tuple([self._reduce(i, gy * operands[1 - i])
+                      for i in indexes])
+
+
+class MulConstant(_WithConstant):
+    def forward(self, inputs):
+        return inputs[0] * self.value,
+
+    def backward(self, indexes, grad_outputs):
+        return grad_outputs[0] * self.value,
+
+
+class Div(_Binary):
+    @property
+    def label(self):
+        return '_ / _'
+
+    def check_type_forward(self, in_types):
+        super().check_type_forward(in_types)
+        type_check.expect(in_types[0].dtype.kind == 'f')
+
+    def forward(self, inputs):
+        lhs, rhs = inputs
+        self.retain_inputs((0, 1))
+        self._note_shapes(lhs, rhs)
+        return lhs / rhs,
+
+    def backward(self, indexes, grad_outputs):
+        gy, = grad_outputs
+        lhs, rhs = self.get_retained_inputs()
+        g_lhs = gy / rhs
+        ret = []
+        if 0 in indexes:
+            ret.append(self._reduce(0, g_lhs))
+        if 1 in indexes:
+            ret.append(self._reduce(1, -g_lhs * lhs / rhs))
+        return ret
+
+
+class DivByConstant(_WithConstant):
+    def check_type_forward(self, in_types):
+        type_check.argname(in_types, ('x',))
+        type_check.expect(in_types[0].dtype.kind == 'f')
+
+    def forward(self, inputs):
+        return inputs[0] / self.value,
+
+    def backward(self, indexes, grad_outputs):
+        return grad_outputs[0] / self.value,
+
+
+class DivFromConstant(_WithConstant):
+    def check_type_forward(self, in_types):
+        type_check.argname(in_types, ('x',))
+        type_check.expect(in_types[0].dtype.kind == 'f')
+
+    def forward(self, inputs):
+        x, = inputs
+        self.retain_inputs((0,))
+        return self.value / x,
+
+    def backward(self, indexes, grad_outputs):
+        x, = self.get_retained_inputs()
+        return grad_outputs[0] * (-self.value) / (x * x),
+
+
+class PowVarVar(_Binary):
+    @property
+    def label(self):
+        return '_ ** _'
+
+    def check_type_forward(self, in_types):
+        super().check_type_forward(in_types)
+        type_check.expect(in_types[0].dtype.kind == 'f')
+
+    def forward(self, inputs):
+        lhs, rhs = inputs
+        self.retain_inputs((0, 1))
+        self.retain_outputs((0,))
+        self._note_shapes(lhs, rhs)
+        return lhs ** rhs,
+
+    def backward(self, indexes, grad_outputs):
+        gy, = grad_outputs
+        lhs, rhs = self.get_retained_inputs()
+        y, = self.get_retained_outputs()
+        ret = []
+        if 0 in indexes:
+            ret.append(self._reduce(0, gy * rhs * lhs ** (rhs - 1)))
+        if 1 in indexes:
+            ret.append(self._reduce(1, gy * exponential.log(lhs) * y))
+        return ret
+
+
+class PowVarConst(_WithConstant):
+    def forward(self, inputs):
+        x, = inputs
+        self.retain_inputs((0,))
+        return x ** self.value,
+
+    def backward(self, indexes, grad_outputs):
+        x, = self.get_retained_inputs()
+        value = self.value
+        if value == 2:
+            return grad_outputs[0] * x * 2,
+        return grad_outputs[0] * value * x ** (value - 1),
+
+
+class PowConstVar(_WithConstant):
+    def check_type_forward(self, in_types):
+        type_check.argname(in_types, ('x',))
+        type_check.expect(in_types[0].dtype.kind == 'f')
+
+    def forward(self, inputs):
+        x, = inputs
+        self.retain_outputs((0,))
+        xp = backend.get_array_module(x)
+        return xp.power(self.value, x, dtype=x.dtype),
+
+    def backward(self, indexes, grad_outputs):
+        y, = self.get_retained_outputs()
+        log_value = numpy.log(self.value).astype(y.dtype)
+        return grad_outputs[0] * y * log_value,
+
+
+def _is_operand_array(value):
+    return isinstance(value, (Variable, numpy.ndarray)) or \
+        _cupy.is_cupy_array(value)
+
+
+def _constant(x, value, op):
+    """``value`` as a scalar of ``x``'s dtype, or a clear TypeError."""
+    if isinstance(value, (int, float, bool, numpy.generic)):
+        return x.dtype.type(value)
+    raise TypeError(
+        f'unsupported operand type for {op}: Variable and '
+        f'{type(value).__name__} (expected a Variable, an array or a '
+        f'scalar)')
+
+
+def _binary(node_class, constant_class, op):
+    """A Variable operator: two-array node or a constant node."""
+
+    def operator(self, other):
+        if _is_operand_array(other):
+            return node_class().apply((self, other))[0]
+        return constant_class(_constant(self, other, op)).apply((self,))[0]
+
+    return operator
+
+
+def _reflected(node_class, constant_class, op):
+    """The reflected operator: ``other <op> self``."""
+
+    def operator(self, other):
+        if _is_operand_array(other):
+            return node_class().apply((other, self))[0]
+        return constant_class(_constant(self, other, op)).apply((self,))[0]
+
+    return operator
+
+
+def _comparison(ufunc_name):
+    def operator(self, other):
+        xp = backend.get_array_module(self)
+        other = other.array if isinstance(other, Variable) else other
+        return getattr(xp, ufunc_name)(self.array, other)
+    operator.__name__ = ufunc_name
+    return operator
+
+
+def neg(x):
+    """``-x``."""
+    return Neg().apply((x,))[0]
+
+
+def absolute(x):
+    """Elementwise ``|x|``; the gradient at 0 is 0.
+
+    Args:
+        x: Variable or array.
+
+    Returns:
+        Variable of the same shape and dtype.
+    """
+    return Absolute().apply((x,))[0]
+
+
+def add(*xs):
+    """Elementwise sum of several Variables or arrays (broadcasting)."""
+    if len(xs) < 1:
+        raise ValueError('add: at least one input is required')
+    y = xs[0]
+    for x in xs[1:]:
+        y = Add().apply((y, x))[0]
+    if len(xs) == 1:
+        from kusari.autograd.variable import as_variable
+        return as_variable(y)
+    return y
+
+
+def _matmul(self, other):
+    from kusari.autograd.functions.math.matmul import matmul
+    return matmul(self, other)
+
+
+def _rmatmul(self, other):
+    from kusari.autograd.functions.math.matmul import matmul
+    return matmul(other, self)
+
+
+def install_variable_arithmetics():
+    """Give Variable its arithmetic, matmul and comparison operators."""
+    V = Variable
+    V.__neg__ = neg
+    V.__abs__ = absolute
+    V.__pos__ = lambda self: self
+    V.__add__ = _binary(Add, AddConstant, '+')
+    V.__radd__ = _reflected(Add, AddConstant, '+')
+    V.__sub__ = _binary(Sub, lambda v: AddConstant(-v), '-')
+    V.__rsub__ = _reflected(Sub, SubFromConstant, '-')
+    V.__mul__ = _binary(Mul, MulConstant, '*')
+    V.__rmul__ = _reflected(Mul, MulConstant, '*')
+    V.__truediv__ = _binary(Div, DivByConstant, '/')
+    V.__rtruediv__ = _reflected(Div, DivFromConstant, '/')
+    V.__pow__ = _binary(PowVarVar, PowVarConst, '**')
+    V.__rpow__ = _reflected(PowVarVar, PowConstVar, '**')
+    V.__matmul__ = _matmul
+    V.__rmatmul__ = _rmatmul
+    for op, ufunc in (('lt', 'less'), ('le', 'less_equal'),
+                      ('gt', 'greater'), ('ge', 'greater_equal'),
+                      ('eq', 'equal'), ('ne', 'not_equal')):
+        setattr(V, f'__{op}__', _comparison(ufunc))
+    V.__hash__ = object.__hash__

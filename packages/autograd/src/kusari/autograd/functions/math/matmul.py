@@ -1,0 +1,94 @@
+"""Matrix products, batched and broadcasting as ``numpy.matmul``."""
+from kusari.array import backend
+from kusari.autograd import function_node
+from kusari.autograd.functions.array.broadcast import check_broadcast_shapes
+from kusari.autograd.functions.array.broadcast import sum_to
+from kusari.autograd.functions.array.reshape import reshape
+from kusari.autograd.utils import type_check
+from kusari.autograd.variable import as_variable
+
+
+def _op(x, trans):
+    return x.swapaxes(-1, -2) if trans else x
+
+
+class MatMul(function_node.FunctionNode):
+    """``op(a) @ op(b)`` for arrays of 2 or more dimensions, where ``op``
+    swaps the last two axes when its flag is set."""
+
+    def __init__(self, transa=False, transb=False):
+        self.transa = transa
+        self.transb = transb
+
+    def check_type_forward(self, in_types):
+        type_check.argname(in_types, ('a', 'b'))
+        a_type, b_type = in_types
+        type_check.expect(
+            a_type.dtype.kind == 'f', a_type.dtype == b_type.dtype,
+            a_type.ndim >= 2, b_type.ndim >= 2)
+        a_inner = a_type.shape[-2] if self.transa else a_type.shape[-1]
+        b_inner = b_type.shape[-1] if self.transb else b_type.shape[-2]
+        type_check.expect(a_inner == b_inner)
+        a_shape = type_check.eval(a_type.shape)
+        b_shape = type_check.eval(b_type.shape)
+        check_broadcast_shapes([a_shape[:-2], b_shape[:-2]])
+
+    def forward(self, inputs):
+        a, b = inputs
+        self.retain_inputs((0, 1))
+        xp = backend.get_array_module(a)
+        return xp.matmul(_op(a, self.transa), _op(b, self.transb)),
+
+    def backward(self, indexes, grad_outputs):
+        a, b = self.get_retained_inputs()
+        gy, = grad_outputs
+        ta, tb = self.transa, self.transb
+        ret = []
+        if 0 in indexes:
+            ga = _matmul(b, gy, tb, True) if ta else \
+                _matmul(gy, b, False, not tb)
+            ret.append(sum_to(ga, a.shape))
+        if 1 in indexes:
+            gb = _matmul(gy, a, True, ta) if tb else \
+                _matmul(a, gy, not ta, False)
+            ret.append(sum_to(gb, b.shape))
+        return ret
+
+
+def _matmul(a, b, transa, transb):
+    return MatMul(transa, transb).apply((a, b))[0]
+
+
+def matmul(a, b, transa=False, transb=False):
+    """Matrix product of ``a`` and ``b``, as ``numpy.matmul``.
+
+    Arrays of more than two dimensions are stacks of matrices whose leading
+    axes broadcast; a 1-D ``a`` is a row vector and a 1-D ``b`` a column
+    vector, the added axis removed from the result.
+
+    Args:
+        a: Variable or array, float.
+        b: Variable or array of the same dtype.
+        transa: transpose the last two axes of ``a`` first.
+        transb: transpose the last two axes of ``b`` first.
+
+    Returns:
+        Variable holding the product.
+    """
+    a = as_variable(a)
+    b = as_variable(b)
+    a_vector = a.ndim == 1
+    b_vector = b.ndim == 1
+    if a_vector:
+        a, transa = reshape(a, (1, -1)), False
+    if b_vector:
+        b, transb = reshape(b, (-1, 1)), False
+    y = _matmul(a, b, transa, transb)
+    if a_vector or b_vector:
+        shape = y.shape
+        if a_vector:
+            shape = shape[:-2] + shape[-1:]
+        if b_vector:
+            shape = shape[:-1]
+        y = reshape(y, shape)
+    return y

@@ -1,0 +1,154 @@
+"""Parameterized test classes: one generated class per parameter set.
+
+``@parameterize({'a': 1}, {'a': 2})`` on ``class TestFoo`` adds
+``TestFoo_param_0_{a=1}`` and ``TestFoo_param_1_{a=2}`` to the module, each
+a subclass of ``TestFoo`` with the parameters as class attributes, and
+leaves ``TestFoo`` itself uncollected. ``product`` and ``product_dict`` build
+the parameter lists.
+"""
+import functools
+import itertools
+import types
+
+from kusari.autograd.testing import _bundle
+
+# Longest repr of one parameter value, and of all of them, in a class name.
+_VALUE_MAX_LENGTH = 100
+_PARAMETERS_MAX_LENGTH = 5000
+
+
+def parameterize(*params):
+    """Class decorator generating one test class per parameter dict.
+
+    Each generated class subclasses the decorated one, is named
+    ``<Base>_param_<i>_{k1=v1, k2=v2}`` (keys sorted, long values shortened
+    in the middle with ``...``), and has the parameters as class
+    attributes; a plain function given as a value becomes a static-like
+    attribute (called without ``self``). A failing test reports the
+    parameters it ran with. Works on ``unittest.TestCase`` classes and plain
+    pytest classes, and stacks with itself and ``inject_backend_tests``.
+
+    Args:
+        params: dicts mapping attribute names to values.
+    """
+    for param in params:
+        if not isinstance(param, dict):
+            raise TypeError(
+                f'parameterize: each parameter set must be a dict, got '
+                f'{param!r}')
+
+    def generate(base):
+        for index, param in enumerate(params):
+            yield (_class_name(base.__name__, index, param),
+                   _members(base, param),
+                   functools.partial(_reporting_parameters, base, param))
+    return _bundle.make_decorator('parameterize', generate)
+
+
+def product(parameter):
+    """The cartesian product of parameter choices, as a list of dicts.
+
+    Given a dict of lists, ``{'a': [1, 2], 'b': [3]}``, returns every dict
+    taking one value per key: ``[{'a': 1, 'b': 3}, {'a': 2, 'b': 3}]``
+    (keys in sorted order; the last key varies fastest). Given a list of
+    lists of dicts, returns the merged dict of every choice of one dict per
+    list.
+    """
+    if isinstance(parameter, dict):
+        keys = sorted(parameter)
+        for key in keys:
+            if not _is_choices(parameter[key]):
+                raise TypeError(
+                    f'product: the values of a dict parameter must be lists '
+                    f'of choices; {key!r} has {parameter[key]!r}')
+        return [dict(zip(keys, values)) for values in
+                itertools.product(*(parameter[key] for key in keys))]
+    if isinstance(parameter, list):
+        if not all(isinstance(choices, list)
+                   and all(isinstance(d, dict) for d in choices)
+                   for choices in parameter):
+            raise TypeError(
+                f'product: a list parameter must be a list of lists of '
+                f'dicts, got {parameter!r}')
+        return product_dict(*parameter)
+    raise TypeError(
+        f'product: parameter must be a dict of lists or a list of lists of '
+        f'dicts, got {type(parameter).__name__}')
+
+
+def product_dict(*parameters):
+    """Merge one dict from each list, for every choice: a list of dicts.
+
+    ``product_dict([{'a': 1}, {'a': 2}], [{'b': 3}])`` is
+    ``[{'a': 1, 'b': 3}, {'a': 2, 'b': 3}]``; later dicts win on shared
+    keys.
+    """
+    return [{key: value for d in dicts for key, value in d.items()}
+            for dicts in itertools.product(*parameters)]
+
+
+def _is_choices(value):
+    if isinstance(value, (str, bytes, dict)):
+        return False
+    try:
+        iter(value)
+    except TypeError:
+        return False
+    return True
+
+
+def _shorten(text, max_length):
+    if len(text) <= max_length:
+        return text
+    ellipsis = '...'
+    head = (max_length - len(ellipsis)) // 2
+    tail = max_length - len(ellipsis) - head
+    return text[:head] + ellipsis + text[-tail:]
+
+
+def _value_str(value):
+    # Types (numpy.float32 above all) read best by their bare name.
+    return value.__name__ if isinstance(value, type) else repr(value)
+
+
+def _class_name(base_name, index, param):
+    items = ', '.join(
+        f'{key}={_shorten(_value_str(value), _VALUE_MAX_LENGTH)}'
+        for key, value in sorted(param.items()))
+    items = _shorten(items, _PARAMETERS_MAX_LENGTH)
+    return f'{base_name}_param_{index}_{{{items}}}'
+
+
+def _members(base, param):
+    members = {key: _unbound(value) for key, value in param.items()}
+
+    def __str__(self):
+        return f'{base.__str__(self)}  parameter: {param}'
+    members['__str__'] = __str__
+    return members
+
+
+def _unbound(value):
+    # A function stored on a class would bind ``self``; the test expects to
+    # call it as given.
+    if isinstance(value, types.FunctionType):
+        return staticmethod(value)
+    return value
+
+
+def _reporting_parameters(base, param, name, method):
+    """Wrap a test method so that its failure lists the parameters."""
+    @functools.wraps(method)
+    def test(*args, **kwargs):
+        try:
+            return method(*args, **kwargs)
+        except Exception as error:
+            lines = [f'Parameterized test failed.\n\nBase test method: '
+                     f'{base.__name__}.{name}\nTest parameters:']
+            lines += [f'  {key}: {value}'
+                      for key, value in sorted(param.items())]
+            # Python 3.10 has no add_note; __notes__ is what it sets.
+            error.__notes__ = [*getattr(error, '__notes__', ()),
+                               '\n'.join(lines)]
+            raise
+    return test

@@ -1,0 +1,106 @@
+"""Fixing the global random generators' seeds during a test."""
+import functools
+import random
+import unittest
+
+import numpy
+
+from kusari.array import _cupy
+from kusari.autograd.testing import _bundle
+
+# Nested fixes (a fixed class whose method is fixed too, or the fresh setUp
+# of each trial of ``condition.repeat``) leave the outermost seeding alone:
+# the trials must see different numbers.
+_state = {'depth': 0, 'saved': None}
+
+
+def fix_random(seed=100):
+    """Decorator seeding the random generators for each test.
+
+    Before each test (a test function or method, or each test of a
+    unittest or pytest class) ``numpy.random``, ``random`` and, when CuPy
+    is in use, ``cupy.random`` are seeded with ``seed``; after it their
+    previous states are restored, so the test sees the same numbers on
+    every run and leaves no trace on the others. Used as
+    ``@fix_random()``.
+    """
+    if not isinstance(seed, int) or isinstance(seed, bool):
+        raise TypeError(
+            f'fix_random: seed must be an int, got {seed!r} (fix_random is '
+            f'called: @fix_random())')
+
+    def decorate(obj):
+        if isinstance(obj, type) and issubclass(obj, unittest.TestCase):
+            _seed_set_up(obj, seed)
+        elif isinstance(obj, type):
+            _bundle.wrap_tests(obj, lambda method: _seeded(method, seed))
+        elif callable(obj):
+            return _seeded(obj, seed)
+        else:
+            raise TypeError(
+                f'fix_random: expected a test function or class, got '
+                f'{obj!r}')
+        return obj
+
+    def decorator(target):
+        return _bundle.for_each_class(target, decorate)
+    return decorator
+
+
+def _seed_set_up(case_class, seed):
+    """Seed in ``setUp`` (which may draw numbers) and restore after
+    ``tearDown``."""
+    set_up, tear_down = case_class.setUp, case_class.tearDown
+
+    @functools.wraps(set_up)
+    def setUp(self):
+        _enter(seed)
+        try:
+            set_up(self)
+        except BaseException:
+            _exit()  # unittest runs no tearDown after a failed setUp
+            raise
+
+    @functools.wraps(tear_down)
+    def tearDown(self):
+        try:
+            tear_down(self)
+        finally:
+            _exit()
+    case_class.setUp, case_class.tearDown = setUp, tearDown
+
+
+def _seeded(func, seed):
+    @functools.wraps(func)
+    def seeded(*args, **kwargs):
+        _enter(seed)
+        try:
+            return func(*args, **kwargs)
+        finally:
+            _exit()
+    return seeded
+
+
+def _enter(seed):
+    _state['depth'] += 1
+    if _state['depth'] > 1:
+        return
+    cupy = _cupy.cupy_or_none() if _cupy.imported_cupy() else None
+    _state['saved'] = (random.getstate(), numpy.random.get_state(),
+                       cupy and cupy.random.get_random_state())
+    random.seed(seed)
+    numpy.random.seed(seed)
+    if cupy is not None:
+        cupy.random.set_random_state(cupy.random.RandomState(seed))
+
+
+def _exit():
+    _state['depth'] -= 1
+    if _state['depth'] > 0:
+        return
+    python_state, numpy_state, cupy_state = _state['saved']
+    _state['saved'] = None
+    random.setstate(python_state)
+    numpy.random.set_state(numpy_state)
+    if cupy_state is not None:
+        _cupy.require_cupy().random.set_random_state(cupy_state)

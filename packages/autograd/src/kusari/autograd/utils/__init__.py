@@ -1,0 +1,1 @@
+"""Utilities of the autograd package: input type checks, array helpers."""

@@ -1,0 +1,19 @@
+"""Small array helpers shared by functions."""
+import numpy
+
+
+def force_array(x, dtype=None):
+    """Return ``x`` as an array: NumPy reductions and scalar indexing give
+    NumPy scalars, which FunctionNode outputs must not be."""
+    if isinstance(x, numpy.generic):
+        x = numpy.asarray(x)
+    if dtype is not None and x.dtype != dtype:
+        x = x.astype(dtype, copy=False)
+    return x
+
+
+def force_type(dtype, value):
+    """A scalar ``value`` as a scalar of ``dtype`` (arrays pass through)."""
+    if numpy.isscalar(value):
+        return dtype.type(value)
+    return value

@@ -1,0 +1,633 @@
+"""Variables: arrays with gradients, and the graph nodes behind them.
+
+A :class:`Variable` holds an array and its gradient. Its
+:class:`VariableNode` (made only when a graph is recorded) holds the edges:
+the FunctionNode that created it and the rank that orders backprop. Nodes
+refer to their Variables weakly and FunctionNodes to their outputs weakly,
+so a graph is freed by reference counting as soon as nothing refers to it.
+"""
+import weakref
+
+import numpy
+
+from kusari.array import _cupy
+from kusari.array import backend
+
+
+def _is_array(x):
+    return isinstance(x, numpy.ndarray) or _cupy.is_cupy_array(x)
+
+
+def _check_array(array, what):
+    if array is not None and not _is_array(array):
+        raise TypeError(
+            f'{what}: expected a numpy.ndarray or cupy.ndarray (or None), '
+            f'got {type(array).__name__}'
+            + (' (wrap Python scalars and lists with numpy.asarray)'
+               if isinstance(array, (int, float, complex, list, tuple))
+               else ''))
+
+
+def _check_grad(grad, array, what):
+    """A gradient must match its variable's shape, dtype and device."""
+    if grad is None or array is None:
+        return
+    if grad.shape != array.shape:
+        raise ValueError(f'{what}: gradient shape {grad.shape} does not '
+                         f'match the variable shape {array.shape}')
+    if grad.dtype != array.dtype:
+        raise ValueError(f'{what}: gradient dtype {grad.dtype} does not '
+                         f'match the variable dtype {array.dtype}')
+    if type(grad) is not type(array):
+        raise TypeError(f'{what}: gradient is a {type(grad).__name__} but '
+                        f'the variable holds a {type(array).__name__}')
+
+
+class VariableNode:
+    """A Variable's place in the computational graph.
+
+    Attributes:
+        creator_node: the FunctionNode that produced it, or None for a leaf.
+        rank: 0 for a leaf; one more than its creator's rank otherwise.
+        data: the array, kept only when a FunctionNode retains it.
+        requires_grad: whether gradients flow into it.
+    """
+
+    __slots__ = ('_variable', 'creator_node', 'rank', 'data', 'name',
+                 'requires_grad', 'shape', 'dtype', '__weakref__')
+
+    def __init__(self, variable, name=None):
+        self._variable = weakref.ref(variable)
+        self.creator_node = None
+        self.rank = 0
+        self.data = None
+        self.name = name
+        self.requires_grad = variable._requires_grad
+        array = variable._array
+        if array is None:
+            self.shape = self.dtype = None
+        else:
+            self.shape = array.shape
+            self.dtype = array.dtype
+
+    @property
+    def creator(self):
+        """The creator as an old-style Function where it is one."""
+        node = self.creator_node
+        return getattr(node, '_function', node)
+
+    @creator.setter
+    def creator(self, func):
+        self.set_creator(func)
+
+    def set_creator(self, creator):
+        """Set the creator (a Function or FunctionNode) of this node."""
+        self.set_creator_node(getattr(creator, 'node', creator))
+
+    def set_creator_node(self, creator_node):
+        self.creator_node = creator_node
+        self.rank = creator_node.rank + 1
+
+    @property
+    def label(self):
+        """A short text for graph drawings: shape and dtype."""
+        if self.shape == ():
+            return str(self.dtype)
+        return f'({", ".join(map(str, self.shape))}), {self.dtype}'
+
+    @property
+    def grad(self):
+        var = self._variable()
+        return None if var is None else var.grad
+
+    @property
+    def grad_var(self):
+        var = self._variable()
+        return None if var is None else var.grad_var
+
+    def get_variable(self):
+        """The Variable of this node, remade from retained data if gone."""
+        var = self._variable()
+        if var is not None:
+            return var
+        var = Variable._bare(self.data, self.requires_grad)
+        var._node = self
+        self._variable = weakref.ref(var)
+        return var
+
+    def get_variable_or_none(self):
+        return self._variable()
+
+    def retain_data(self):
+        """Keep the Variable's array on the node for backward."""
+        var = self._variable()
+        if var is None:
+            raise RuntimeError('VariableNode.retain_data: the variable was '
+                               'already released')
+        self.data = var._array
+
+    def unchain(self):
+        """Forget the creator; the node becomes a leaf."""
+        self.creator_node = None
+        self.data = None
+
+
+class Variable:
+    """An array with a gradient, the unit of define-by-run autograd.
+
+    Args:
+        data: a NumPy or CuPy array, or None for a Variable to be filled
+            later.
+        name: a name shown in reprs and graph drawings.
+        grad: an initial gradient array of the same shape and dtype.
+        requires_grad: whether backward computes a gradient for it.
+    """
+
+    __slots__ = ('_array', '_grad_var', '_node', '_requires_grad', '_name',
+                 '__weakref__')
+    # Make NumPy defer to our reflected operators (``ndarray * Variable``).
+    __array_priority__ = 200
+
+    def __init__(self, data=None, *, name=None, grad=None,
+                 requires_grad=True):
+        _check_array(data, 'Variable')
+        _check_array(grad, 'Variable (grad)')
+        _check_grad(grad, data, 'Variable')
+        self._array = data
+        self._requires_grad = requires_grad
+        self._node = None
+        self._name = name
+        self._grad_var = None if grad is None else Variable._bare(grad, True)
+
+    @classmethod
+    def _bare(cls, array, requires_grad):
+        """Wrap an array the core already knows to be valid: no checks."""
+        var = object.__new__(Variable)
+        var._array = array
+        var._requires_grad = requires_grad
+        var._node = None
+        var._name = None
+        var._grad_var = None
+        return var
+
+    # -- the array -----------------------------------------------------
+
+    @property
+    def array(self):
+        """The underlying array (``data`` is the same)."""
+        return self._array
+
+    @array.setter
+    def array(self, array):
+        _check_array(array, 'Variable.array')
+        self._array = array
+        node = self._node
+        if node is not None:
+            node.shape = None if array is None else array.shape
+            node.dtype = None if array is None else array.dtype
+            if node.data is not None:
+                node.data = array
+
+    data = array
+
+    @property
+    def shape(self):
+        return self._array.shape
+
+    @property
+    def ndim(self):
+        return self._array.ndim
+
+    @property
+    def size(self):
+        return self._array.size
+
+    @property
+    def dtype(self):
+        return self._array.dtype
+
+    @property
+    def T(self):
+        """The transpose, as a differentiable function of this Variable."""
+        return self.transpose()
+
+    def __len__(self):
+        return len(self._array)
+
+    @property
+    def xp(self):
+        """The array module (numpy or cupy) of the array."""
+        return backend.get_array_module(self._array)
+
+    @property
+    def device(self):
+        """The :class:`~kusari.array.backend.Device` holding the array."""
+        return backend.get_device_from_array(self._array)
+
+    def item(self):
+        """The single element as a Python scalar."""
+        if self._array.size != 1:
+            raise ValueError(f'Variable.item: only a one-element variable '
+                             f'converts to a scalar; this one has shape '
+                             f'{self._array.shape}')
+        return self._array.item()
+
+    # -- name, node and graph ------------------------------------------
+
+    @property
+    def name(self):
+        return self._name
+
+    @name.setter
+    def name(self, name):
+        self._name = name
+        if self._node is not None:
+            self._node.name = name
+
+    @property
+    def node(self):
+        """The :class:`VariableNode` of this Variable (made on first use)."""
+        node = self._node
+        if node is None:
+            node = self._node = VariableNode(self, self._name)
+        return node
+
+    @property
+    def creator_node(self):
+        node = self._node
+        return None if node is None else node.creator_node
+
+    @creator_node.setter
+    def creator_node(self, func):
+        self.node.set_creator_node(func)
+
+    @property
+    def creator(self):
+        node = self._node
+        return None if node is None else node.creator
+
+    @creator.setter
+    def creator(self, func):
+        self.node.set_creator(func)
+
+    def set_creator(self, gen_func):
+        self.node.set_creator(gen_func)
+
+    def set_creator_node(self, fnode):
+        self.node.set_creator_node(fnode)
+
+    @property
+    def rank(self):
+        node = self._node
+        return 0 if node is None else node.rank
+
+    @property
+    def label(self):
+        return self.node.label
+
+    @property
+    def requires_grad(self):
+        return self._requires_grad
+
+    @requires_grad.setter
+    def requires_grad(self, value):
+        if not value and self._grad_var is not None:
+            raise ValueError('Variable.requires_grad: cannot turn off a '
+                             'variable that already has a gradient')
+        self._requires_grad = bool(value)
+        if self._node is not None:
+            self._node.requires_grad = bool(value)
+
+    def retain_data(self):
+        self.node.data = self._array
+
+    def unchain(self):
+        """Cut the edge to the creator: this Variable becomes a leaf."""
+        if self._node is not None:
+            self._node.creator_node = None
+
+    def unchain_backward(self):
+        """Cut every edge of the graph behind this Variable."""
+        node = self._node
+        if node is None:
+            return
+        stack = [node]
+        seen = set()
+        while stack:
+            node = stack.pop()
+            creator = node.creator_node
+            node.creator_node = None
+            if creator is None or id(creator) in seen:
+                continue
+            seen.add(id(creator))
+            stack.extend(creator.inputs)
+
+    # -- gradients -----------------------------------------------------
+
+    @property
+    def grad(self):
+        """The gradient array, or None."""
+        gv = self._grad_var
+        return None if gv is None else gv._array
+
+    @grad.setter
+    def grad(self, grad):
+        _check_array(grad, 'Variable.grad')
+        _check_grad(grad, self._array, 'Variable.grad')
+        self._grad_var = None if grad is None else Variable._bare(grad, True)
+
+    @property
+    def grad_var(self):
+        """The gradient as a Variable (graph-connected after a backward
+        with ``enable_double_backprop=True``)."""
+        return self._grad_var
+
+    @grad_var.setter
+    def grad_var(self, grad_var):
+        if grad_var is not None:
+            if not isinstance(grad_var, Variable):
+                raise TypeError(f'Variable.grad_var: expected a Variable or '
+                                f'None, got {type(grad_var).__name__}')
+            _check_grad(grad_var._array, self._array, 'Variable.grad_var')
+        self._grad_var = grad_var
+
+    def cleargrad(self):
+        """Set the gradient to None (the cheap way to reset it)."""
+        self._grad_var = None
+
+    def zerograd(self):
+        """Set the gradient to zeros of the array's shape and dtype."""
+        array = self._array
+        if array is None:
+            return
+        gv = self._grad_var
+        if gv is None:
+            self._grad_var = Variable._bare(
+                backend.get_array_module(array).zeros_like(array), True)
+        else:
+            gv.unchain()
+            gv._array.fill(0)
+
+    def addgrad(self, var):
+        """Add ``var``'s gradient to this one's, across devices."""
+        if not isinstance(var, Variable):
+            raise TypeError(f'Variable.addgrad: expected a Variable, got '
+                            f'{type(var).__name__}')
+        src = var.grad_var
+        if src is None:
+            return
+        device = self.device
+        src_array = device.send(src.array)
+        dst = self._grad_var
+        if dst is None:
+            self._grad_var = Variable._bare(src_array.copy(), True) \
+                if src_array is src.array else Variable._bare(src_array, True)
+        else:
+            self._grad_var = dst + src_array
+
+    def backward(self, retain_grad=False, enable_double_backprop=False,
+                 loss_scale=None):
+        """Backpropagate from this Variable through its graph.
+
+        A one-element Variable without a gradient starts from ones; any
+        other needs ``grad`` set first. Gradients of leaves accumulate into
+        their ``grad``.
+
+        Args:
+            retain_grad: keep the gradients of intermediate Variables too.
+            enable_double_backprop: record the backward computation, so the
+                gradients can be differentiated again.
+            loss_scale: multiply the initial gradient by this factor (and
+                so every gradient); for float16 loss scaling.
+        """
+        from kusari.autograd import _backprop
+        _backprop.backward_from_variable(
+            self, retain_grad, enable_double_backprop, loss_scale)
+
+    # -- devices -------------------------------------------------------
+
+    def to_device(self, device):
+        """Move the array and gradient to ``device`` in place."""
+        device = backend.get_device(device)
+        if self._array is not None:
+            self.array = device.send(self._array)
+        gv = self._grad_var
+        if gv is not None:
+            gv._array = device.send(gv._array)
+        return self
+
+    def to_cpu(self):
+        return self.to_device(backend.CpuDevice())
+
+    def to_gpu(self, device=None):
+        from kusari.array import cuda
+        return self.to_device(backend.GpuDevice(cuda.get_device(device)))
+
+    def copydata(self, var):
+        """Copy ``var``'s array into this one's, across devices."""
+        backend.copyto(self._array, var.array)
+
+    # -- differentiable shape helpers ----------------------------------
+
+    def reshape(self, *shape):
+        """Differentiable reshape; accepts ``reshape(2, 3)`` or a tuple."""
+        from kusari.autograd.functions.array.reshape import reshape
+        if len(shape) == 1 and isinstance(shape[0], (tuple, list)):
+            shape = tuple(shape[0])
+        return reshape(self, shape)
+
+    def transpose(self, *axes):
+        """Differentiable transpose; no axes reverses them."""
+        from kusari.autograd.functions.array.transpose import transpose
+        if not axes:
+            axes = None
+        elif len(axes) == 1 and (axes[0] is None
+                                 or isinstance(axes[0], (tuple, list))):
+            axes = axes[0]
+        return transpose(self, axes)
+
+    def __getitem__(self, slices):
+        from kusari.autograd.functions.array.get_item import get_item
+        return get_item(self, slices)
+
+    # -- text ----------------------------------------------------------
+
+    def _format(self, separator):
+        prefix = 'variable' if self._name is None \
+            else f'variable {self._name}'
+        array = self._array
+        if array is None:
+            body = 'None'
+        else:
+            array = backend.CpuDevice().send_array(array)
+            if array.size > 0 or array.shape == (0,):
+                body = numpy.array2string(
+                    array, separator=separator, prefix=prefix + '(')
+            else:
+                body = f'[], shape={array.shape}'
+        return f'{prefix}({body})'
+
+    def __repr__(self):
+        return self._format(', ')
+
+    def __str__(self):
+        return self._format(' ')
+
+    def summary(self):
+        name = '' if self._name is None else self._name
+        return f'<variable {name} {self.shape} {self.dtype}>'.replace(
+            '  ', ' ')
+
+    def debug_print(self):
+        """Several lines describing the array and gradient, for debugging."""
+        lines = [self.summary()]
+        for what, array in (('data', self._array), ('grad', self.grad)):
+            if array is None:
+                lines.append(f'- {what}: None')
+                continue
+            lines.append(
+                f'- {what}: device {backend.get_device_from_array(array)}, '
+                f'shape {array.shape}, dtype {array.dtype}, '
+                f'mean {float(array.mean()):.8g}, '
+                f'std {float(array.std()):.8g}')
+        return '\n'.join(lines)
+
+    def __bool__(self):
+        raise TypeError('the truth value of a Variable is ambiguous; test '
+                        'variable.array (or .item()) instead')
+
+    __hash__ = object.__hash__
+
+    def __copy__(self):
+        var = Variable._bare(self._array, self._requires_grad)
+        var._name = self._name
+        var._grad_var = self._grad_var
+        return var
+
+    def __reduce__(self):
+        return _rebuild_variable, (type(self), self._array, self._name,
+                                   self.grad, self._requires_grad)
+
+
+def _rebuild_variable(cls, array, name, grad, requires_grad):
+    var = cls.__new__(cls)
+    Variable.__init__(var, array, name=name, grad=grad,
+                      requires_grad=requires_grad)
+    return var
+
+
+class Parameter(Variable):
+    """A Variable that a Link owns and an optimizer updates.
+
+    Args:
+        initializer: an initializer, a scalar or an array. With an array the
+            parameter starts as that array; otherwise it is filled by the
+            initializer when ``shape`` is known.
+        shape: the shape; without one the parameter stays uninitialized
+            until :meth:`initialize` is called (lazy parameters).
+        name: the parameter's name.
+    """
+
+    __slots__ = ('initializer', 'update_rule', '_grad_initializer',
+                 '_device_for_init', '__dict__')
+
+    def __init__(self, initializer=None, shape=None, name=None):
+        from kusari.array import initializers
+        if _is_array(initializer):
+            Variable.__init__(self, initializer, name=name)
+            self.initializer = initializers.Constant(initializer)
+        else:
+            Variable.__init__(self, None, name=name)
+            self.initializer = initializers._get_initializer(initializer)
+        self.update_rule = None
+        self._grad_initializer = None
+        self._device_for_init = backend.CpuDevice()
+        if shape is not None and self._array is None:
+            self.initialize(shape)
+
+    @property
+    def is_initialized(self):
+        return self._array is not None
+
+    @property
+    def dtype(self):
+        if self._array is not None:
+            return self._array.dtype
+        return _initializer_dtype(self.initializer)
+
+    @property
+    def device(self):
+        if self._array is None:
+            return self._device_for_init
+        return Variable.device.fget(self)
+
+    def initialize(self, shape):
+        """Allocate the array of ``shape`` on the parameter's device and
+        fill it with the initializer (and the gradient, if
+        :meth:`zerograd` asked for one)."""
+        from kusari.array import initializers
+        device = self._device_for_init
+        array = initializers.generate_array(
+            self.initializer, shape, device.xp, device=device)
+        self._array = array
+        if self._node is not None:
+            self._node.shape, self._node.dtype = array.shape, array.dtype
+        if self._grad_initializer is not None:
+            self._grad_var = Variable._bare(device.xp.full_like(
+                array, self._grad_initializer), True)
+            self._grad_initializer = None
+
+    def cleargrad(self):
+        Variable.cleargrad(self)
+        self._grad_initializer = None
+
+    def zerograd(self):
+        if self._array is None:
+            self._grad_initializer = 0
+        else:
+            Variable.zerograd(self)
+
+    def to_device(self, device):
+        device = backend.get_device(device)
+        self._device_for_init = device
+        return Variable.to_device(self, device)
+
+    def update(self):
+        """Update the parameter with its update rule, if it has one."""
+        if self.update_rule is not None:
+            self.update_rule.update(self)
+
+    def __reduce__(self):
+        return _rebuild_parameter, (self._array, self._name, self.grad,
+                                    self.initializer, self.update_rule)
+
+
+def _initializer_dtype(initializer):
+    from kusari.array.configuration import get_dtype
+    return get_dtype(getattr(initializer, 'dtype', None))
+
+
+def _rebuild_parameter(array, name, grad, initializer, update_rule):
+    param = Parameter(array if array is not None else initializer,
+                      name=name)
+    param.initializer = initializer
+    if grad is not None:
+        param.grad = grad
+    param.update_rule = update_rule
+    return param
+
+
+def as_variable(obj):
+    """Return ``obj`` if it is a Variable, else wrap the array in one that
+    requires no gradient."""
+    if isinstance(obj, Variable):
+        return obj
+    _check_array(obj, 'as_variable')
+    return Variable._bare(obj, False)
+
+
+def as_array(obj):
+    """The array of a Variable, or ``obj`` itself if it is an array."""
+    if isinstance(obj, Variable):
+        return obj._array
+    return obj
