@@ -1,1 +1,54 @@
-"""Chainer's API on Kusari: ``import chainer`` as in Chainer v7."""
+"""Chainer's API on Kusari: ``import chainer`` as in Chainer v7.
+
+This package holds almost no code: it maps Chainer's names and module paths
+onto the Kusari packages (see ``_aliases``).
+"""
+from chainer import _aliases
+
+_aliases.install()
+
+from kusari.array.backend import get_device  # NOQA: E402
+from kusari.array.backend import using_device  # NOQA: E402
+from kusari.array.configuration import config  # NOQA: E402
+from kusari.array.configuration import get_dtype  # NOQA: E402
+from kusari.array.configuration import global_config  # NOQA: E402
+from kusari.array.configuration import mixed16  # NOQA: E402
+from kusari.array.configuration import using_config  # NOQA: E402
+from kusari.array.device_resident import DeviceResident  # NOQA: E402
+from kusari.autograd import FunctionNode  # NOQA: E402
+from kusari.autograd import Parameter  # NOQA: E402
+from kusari.autograd import Variable  # NOQA: E402
+from kusari.autograd import as_array  # NOQA: E402
+from kusari.autograd import as_variable  # NOQA: E402
+from kusari.autograd import backward  # NOQA: E402
+from kusari.autograd import force_backprop_mode  # NOQA: E402
+from kusari.autograd import grad  # NOQA: E402
+from kusari.autograd import no_backprop_mode  # NOQA: E402
+from kusari.autograd.function import Function  # NOQA: E402
+from kusari.autograd.function import FunctionAdapter  # NOQA: E402
+from kusari.autograd.function_hook import FunctionHook  # NOQA: E402
+
+from chainer import backend  # NOQA: E402,F401
+from chainer import backends  # NOQA: E402,F401
+from chainer import computational_graph  # NOQA: E402,F401
+from chainer import configuration  # NOQA: E402,F401
+from chainer import function_hooks  # NOQA: E402,F401
+from chainer import functions  # NOQA: E402,F401
+from chainer import gradient_check  # NOQA: E402,F401
+from chainer import initializers  # NOQA: E402,F401
+from chainer import testing  # NOQA: E402,F401
+from chainer import utils  # NOQA: E402,F401
+from chainer import variable  # NOQA: E402,F401
+
+__version__ = '7.8.1'
+"""The Chainer version whose API this drop-in provides."""
+
+
+def is_debug():
+    """Whether debug mode is on in this thread (``config.debug``)."""
+    return bool(config.debug)
+
+
+def set_debug(debug):
+    """Turn debug mode on or off in this thread."""
+    config.debug = debug

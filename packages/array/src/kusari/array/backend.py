@@ -1,4 +1,4 @@
-"""Devices: where arrays live, and the array module (``xp``) that computes them.
+"""Devices: where arrays live, and the array module (``xp``) computing them.
 
 A device is made by :func:`get_device` from a specifier (``'@numpy'``,
 ``'@cupy:0'``, ``-1``, ``0``, a device object or a module). Every array of
@@ -55,7 +55,8 @@ class Device:
         return contextlib.nullcontext()
 
     def send_array(self, array):
-        """Return ``array`` on this device (the same object if already here)."""
+        """Return ``array`` on this device (the same object if already
+        here)."""
         raise NotImplementedError
 
     def send(self, arrays):
@@ -178,7 +179,8 @@ class GpuDevice(Device):
 
 
 class _UnavailableDevice(Device):
-    """Stand-in for a removed backend (iDeep, ChainerX): never constructible."""
+    """Stand-in for a removed backend (iDeep, ChainerX); never constructible.
+    """
 
     backend_name = None
 
@@ -277,7 +279,7 @@ def get_array_module(*args):
 
 @contextlib.contextmanager
 def using_device(device_spec):
-    """Make the device ``device_spec`` names current inside a ``with`` block."""
+    """Make the device ``device_spec`` names current in a ``with`` block."""
     with get_device(device_spec).create_context():
         yield
 
@@ -300,8 +302,9 @@ def copyto(dst, src):
     if _cupy.is_cupy_array(dst):
         device = GpuDevice.from_array(dst)
         with device.device:
-            dst.set(src) if isinstance(src, numpy.ndarray) else \
-                device.xp.copyto(dst, device.send_array(src))
+            # ndarray.set would need equal dtype and shape and a contiguous
+            # dst; copyto casts and broadcasts like numpy.copyto.
+            device.xp.copyto(dst, device.send_array(src))
         return
     raise TypeError(
         f'copyto: cannot copy into {type(dst).__name__}; expected a NumPy '

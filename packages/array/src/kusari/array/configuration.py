@@ -95,11 +95,14 @@ def _ternary(env, default):
 class _Mixed16:
     """Marker for mixed precision: float16 activations, float32 where needed.
 
-    ``get_dtype()`` maps it to float16, or to ``map_mixed16`` when given.
+    ``get_dtype()`` maps it to float16, or to ``map_mixed16`` when given;
+    ``numpy.dtype(mixed16)`` is float16 too (through :attr:`dtype`).
     """
 
+    dtype = numpy.dtype(numpy.float16)
+
     def __repr__(self):
-        return 'dtype(mixed16)'
+        return "dtype('mixed16')"
 
     def __reduce__(self):
         return 'mixed16'

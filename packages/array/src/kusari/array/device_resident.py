@@ -41,7 +41,8 @@ class DeviceResident:
     def to_gpu(self, device=None):
         """Move to GPU ``device`` (default: the current CUDA device)."""
         from kusari.array import cuda
-        return self.to_device(backend.GpuDevice(cuda.get_device(device)))
+        return self.to_device(
+            backend.GpuDevice(cuda._get_device_or_current(device)))
 
     def to_intel64(self):
         """iDeep is not part of Kusari: raises with the reason."""

@@ -1,0 +1,41 @@
+"""Pytest setup shared by every test directory of the repository."""
+
+MARKERS = {
+    'gpu': 'needs CuPy and a CUDA GPU (skipped where absent)',
+    'multi_gpu': 'needs several CUDA GPUs (skipped where absent)',
+    'cudnn': 'needs cuDNN (never present: CuPy 14 has none)',
+    'slow': 'takes more than a few seconds',
+    'chainerx': 'ChainerX backend: not part of Kusari (always skipped)',
+    'ideep': 'iDeep backend: not part of Kusari (always skipped)',
+}
+
+
+def pytest_configure(config):
+    for name, text in MARKERS.items():
+        config.addinivalue_line('markers', f'{name}: {text}')
+
+
+def pytest_collection_modifyitems(config, items):
+    import pytest
+    reason = None
+    for item in items:
+        if 'chainerx' in item.keywords or 'ideep' in item.keywords:
+            item.add_marker(pytest.mark.skip(
+                reason='backend not part of Kusari'))
+        elif 'cudnn' in item.keywords:
+            item.add_marker(pytest.mark.skip(reason='cuDNN is not used'))
+        elif 'gpu' in item.keywords or 'multi_gpu' in item.keywords:
+            if reason is None:
+                reason = _gpu_unavailable_reason()
+            if reason:
+                item.add_marker(pytest.mark.skip(reason=reason))
+
+
+def _gpu_unavailable_reason():
+    try:
+        from kusari.array import _cupy
+    except ImportError:  # a package tested alone without kusari-array
+        return 'kusari-array (the CUDA support) is not installed'
+    if _cupy.cupy_or_none() is not None:
+        return ''
+    return _cupy._state['error']

@@ -1,0 +1,76 @@
+"""Chainer's module paths, served by Kusari's modules.
+
+``import chainer.functions.activation.relu`` must give the very module
+object that ``kusari.autograd.functions.activation.relu`` is, so classes and
+module state are shared. A meta-path finder maps each aliased prefix onto
+its Kusari module and registers the same object under both names.
+"""
+import importlib
+import importlib.abc
+import importlib.machinery
+import importlib.util
+import sys
+
+# Chainer path -> Kusari path; a path covers its submodules too.
+ALIASES = {
+    'chainer.backend': 'kusari.array.backend',
+    'chainer.backends.cuda': 'kusari.array.cuda',
+    'chainer.computational_graph': 'kusari.autograd.computational_graph',
+    'chainer.configuration': 'kusari.array.configuration',
+    'chainer.device_resident': 'kusari.array.device_resident',
+    'chainer.function': 'kusari.autograd.function',
+    'chainer.function_hook': 'kusari.autograd.function_hook',
+    'chainer.function_hooks': 'kusari.autograd.function_hooks',
+    'chainer.function_node': 'kusari.autograd.function_node',
+    'chainer.functions': 'kusari.autograd.functions',
+    'chainer.gradient_check': 'kusari.autograd.gradient_check',
+    'chainer.initializer': 'kusari.array.initializers',
+    'chainer.initializers': 'kusari.array.initializers',
+    'chainer.testing': 'kusari.autograd.testing',
+    'chainer.utils.type_check': 'kusari.autograd.utils.type_check',
+    'chainer.variable': 'kusari.autograd.variable',
+}
+
+
+def target_of(fullname):
+    """The Kusari module name serving ``fullname``, or None."""
+    for prefix, target in ALIASES.items():
+        if fullname == prefix:
+            return target
+        if fullname.startswith(prefix + '.'):
+            return target + fullname[len(prefix):]
+    return None
+
+
+class _AliasLoader(importlib.abc.Loader):
+    def __init__(self, target):
+        self.target = target
+
+    def create_module(self, spec):
+        return importlib.import_module(self.target)
+
+    def exec_module(self, module):
+        """The Kusari module already ran when it was imported."""
+
+
+class _AliasFinder(importlib.abc.MetaPathFinder):
+    def find_spec(self, fullname, path=None, target=None):
+        kusari_name = target_of(fullname)
+        if kusari_name is None:
+            return None
+        module = sys.modules.get(kusari_name)
+        if module is not None:
+            is_package = hasattr(module, '__path__')
+        else:
+            spec = importlib.util.find_spec(kusari_name)
+            if spec is None:
+                return None
+            is_package = spec.submodule_search_locations is not None
+        return importlib.machinery.ModuleSpec(
+            fullname, _AliasLoader(kusari_name), is_package=is_package)
+
+
+def install():
+    """Put the alias finder first on ``sys.meta_path`` (once)."""
+    if not any(isinstance(f, _AliasFinder) for f in sys.meta_path):
+        sys.meta_path.insert(0, _AliasFinder())

@@ -1,0 +1,4 @@
+"""Utilities: ``chainer.utils.type_check`` and array helpers."""
+from chainer.utils import type_check  # NOQA
+from kusari.autograd.utils.array import force_array  # NOQA
+from kusari.autograd.utils.array import force_type  # NOQA
