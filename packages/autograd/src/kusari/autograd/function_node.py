@@ -5,6 +5,7 @@ other FunctionNodes, so gradients are differentiable again. ``apply`` is the
 hot path: check, forward, wrap the outputs and, only when a graph is being
 recorded, link the nodes.
 """
+import sys
 import traceback
 import weakref
 
@@ -12,13 +13,17 @@ import numpy
 
 from kusari.array import _cupy
 from kusari.array import backend
-from kusari.array.configuration import config
+from kusari.array import configuration
 from kusari.autograd import function_hook
 from kusari.autograd.variable import Variable
 from kusari.autograd.variable import VariableNode
 
 _bare = Variable._bare
 _ndarray = numpy.ndarray
+_modules = sys.modules
+_config_local = configuration.config._local
+_global_config = configuration.global_config.__dict__
+_hook_state = function_hook._local
 
 
 class FunctionNode:
@@ -39,6 +44,7 @@ class FunctionNode:
     _output_indexes_to_retain = None
     _retained_output_data = None
     _local_function_hooks = None
+    _type_checked = False
 
     @property
     def label(self):
@@ -85,24 +91,29 @@ class FunctionNode:
                         f'{self.label}: input {len(in_data)} is an '
                         f'uninitialized Parameter')
                 in_data.append(array)
-                requires_grad = requires_grad or x._requires_grad
-            elif type(x) is _ndarray or _cupy.is_cupy_array(x):
+                if x._requires_grad:
+                    requires_grad = True
+            elif isinstance(x, _ndarray) or _cupy.is_cupy_array(x):
                 in_data.append(x)
             else:
                 raise TypeError(
                     f'{self.label}: input {len(in_data)} must be a Variable '
                     f'or an array, got {type(x).__name__}')
         in_data = tuple(in_data)
-        recording = config.enable_backprop
-        requires_grad = requires_grad and recording
-        if _cupy.imported_cupy() is not None:
+        # config.<key> without the LocalConfig.__getattr__ call: this runs
+        # for every function application.
+        local_config = _config_local.__dict__
+        recording = local_config.get(
+            'enable_backprop', _global_config['enable_backprop'])
+        if 'cupy' in _modules:
             _check_same_device(self, in_data)
-        if recording and config.type_check and self._has_type_check:
+        if recording and self._type_checked and local_config.get(
+                'type_check', _global_config['type_check']):
             self._check_data_type_forward(in_data)
 
-        hooks = function_hook.get_function_hooks()
+        hooks = _hook_state.__dict__.get('hooks')
         if hooks or self._local_function_hooks:
-            hooks = self._all_hooks(hooks)
+            hooks = self._all_hooks(hooks or {})
             for hook in hooks:
                 hook.forward_preprocess(self, in_data)
             outputs = self.forward(in_data)
@@ -115,15 +126,15 @@ class FunctionNode:
             raise TypeError(f'{self.label}.forward must return a tuple of '
                             f'arrays, got {type(outputs).__name__}')
         for y in outputs:
-            if type(y) is not _ndarray and not _cupy.is_cupy_array(y):
+            if not isinstance(y, _ndarray) and not _cupy.is_cupy_array(y):
                 raise TypeError(
                     f'{self.label}.forward must return arrays, got a '
                     f'{type(y).__name__}')
-        if config.debug:
+        if local_config.get('debug', _global_config['debug']):
             self.stack = traceback.extract_stack()
             _check_finite(self, outputs, 'forward')
 
-        if not requires_grad:
+        if not (requires_grad and recording):
             return tuple([_bare(y, False) for y in outputs])
 
         in_nodes = tuple([
@@ -155,9 +166,9 @@ class FunctionNode:
                 ret[i]._node.data = outputs[i]
         return tuple(ret)
 
-    @property
-    def _has_type_check(self):
-        return type(self).check_type_forward is not \
+    def __init_subclass__(cls, **kwargs):
+        super().__init_subclass__(**kwargs)
+        cls._type_checked = cls.check_type_forward is not \
             FunctionNode.check_type_forward
 
     def _check_data_type_forward(self, in_data):

@@ -594,6 +594,32 @@ def _expect_one(condition, position):
             _render(condition))
 
 
+def expect_broadcast_shapes(*shape_types):
+    """Check that the shapes broadcast together (NumPy's rules).
+
+    Args:
+        shape_types: ``in_types[i].shape`` of the inputs concerned.
+    """
+    if _mode.light:
+        shapes = shape_types
+    else:
+        shapes = [eval(shape) for shape in shape_types]
+    first = shapes[0]
+    for shape in shapes[1:]:
+        if shape != first:
+            break
+    else:
+        return
+    try:
+        numpy.broadcast_shapes(*shapes)
+    except ValueError:
+        names = 'shapes' if _mode.light else ', '.join(
+            str(shape) for shape in shape_types)
+        raise InvalidType(
+            f'{names} to broadcast together',
+            ', '.join(str(tuple(s)) for s in shapes)) from None
+
+
 def same_types(*arrays):
     """Whether all arrays belong to one array module: all NumPy or all CuPy.
     """
@@ -620,7 +646,13 @@ def check_types(check_type_forward, in_data, function_name,
     """
     outer = _mode.light
     try:
-        _run(check_type_forward, in_data, input_names, True)
+        _mode.light = True
+        # Arrays have shape, dtype, ndim and size: in light mode they serve
+        # as their own TypeInfo, which saves building one per input.
+        in_types = TypeInfoTuple(in_data)
+        if input_names is not None:
+            argname(in_types, input_names)
+        check_type_forward(in_types)
         return
     except Exception as error:
         # Light mode computes every condition before expect() sees any, so

@@ -79,16 +79,6 @@ def _check_broadcastable(shape, target):
             f'a shape that broadcasts to {target}', f'{shape}')
 
 
-def check_broadcast_shapes(shapes):
-    """Raise InvalidType unless the ``shapes`` broadcast together."""
-    try:
-        numpy.broadcast_shapes(*shapes)
-    except ValueError:
-        raise type_check.InvalidType(
-            'shapes that broadcast together',
-            ', '.join(str(s) for s in shapes)) from None
-
-
 def broadcast_to(x, shape):
     """Broadcast ``x`` to ``shape`` as NumPy broadcasting does.
 
@@ -129,8 +119,7 @@ class Broadcast(function_node.FunctionNode):
 
     def check_type_forward(self, in_types):
         type_check.expect(in_types.size() > 0)
-        check_broadcast_shapes(
-            [type_check.eval(t.shape) for t in in_types])
+        type_check.expect_broadcast_shapes(*[t.shape for t in in_types])
 
     def forward(self, inputs):
         self._in_shapes = [x.shape for x in inputs]

@@ -9,7 +9,6 @@ import numpy
 from kusari.array import _cupy
 from kusari.array import backend
 from kusari.autograd import function_node
-from kusari.autograd.functions.array.broadcast import check_broadcast_shapes
 from kusari.autograd.functions.array.broadcast import sum_to
 from kusari.autograd.functions.math import exponential
 from kusari.autograd.utils import type_check
@@ -24,9 +23,8 @@ class _Binary(function_node.FunctionNode):
     def check_type_forward(self, in_types):
         type_check.argname(in_types, ('lhs', 'rhs'))
         type_check.expect(in_types[0].dtype == in_types[1].dtype)
-        check_broadcast_shapes(
-            [type_check.eval(in_types[0].shape),
-             type_check.eval(in_types[1].shape)])
+        type_check.expect_broadcast_shapes(in_types[0].shape,
+                                           in_types[1].shape)
 
     def _note_shapes(self, lhs, rhs):
         if lhs.shape != rhs.shape:

@@ -1,7 +1,6 @@
 """Matrix products, batched and broadcasting as ``numpy.matmul``."""
 from kusari.array import backend
 from kusari.autograd import function_node
-from kusari.autograd.functions.array.broadcast import check_broadcast_shapes
 from kusari.autograd.functions.array.broadcast import sum_to
 from kusari.autograd.functions.array.reshape import reshape
 from kusari.autograd.utils import type_check
@@ -29,9 +28,8 @@ class MatMul(function_node.FunctionNode):
         a_inner = a_type.shape[-2] if self.transa else a_type.shape[-1]
         b_inner = b_type.shape[-1] if self.transb else b_type.shape[-2]
         type_check.expect(a_inner == b_inner)
-        a_shape = type_check.eval(a_type.shape)
-        b_shape = type_check.eval(b_type.shape)
-        check_broadcast_shapes([a_shape[:-2], b_shape[:-2]])
+        type_check.expect_broadcast_shapes(a_type.shape[:-2],
+                                           b_type.shape[:-2])
 
     def forward(self, inputs):
         a, b = inputs

@@ -1,0 +1,104 @@
+"""HDF5 specifics: the group layout, subgroups, the optional h5py."""
+import subprocess
+import sys
+
+import h5py
+import numpy
+import pytest
+from serializer_fakes import Tree
+
+from kusari.serializers import (
+    HDF5Deserializer, HDF5Serializer, SerializationError, load_hdf5,
+    save_hdf5)
+
+
+@pytest.fixture
+def path(tmp_path):
+    return str(tmp_path / 'm.h5')
+
+
+def test_layout_is_groups_and_datasets(path):
+    save_hdf5(path, Tree({'l1': {'W': numpy.ones((20, 3)), 'n': None},
+                          'step': 3, 'name': 'mlp'}))
+    with h5py.File(path, 'r') as f:
+        assert isinstance(f['l1'], h5py.Group)
+        assert f['l1/W'].shape == (20, 3)
+        assert f['l1/W'].compression == 'gzip'
+        assert f['l1/W'].compression_opts == 4
+        assert f['step'].compression is None  # scalars are not compressed
+        assert f['l1/n'].shape is None  # h5py.Empty stands for None
+        assert f['name'].asstr()[()] == 'mlp'
+
+
+def test_serializer_and_deserializer_on_a_subgroup(path):
+    with h5py.File(path, 'w') as f:
+        HDF5Serializer(f.require_group('snap/model')).save(
+            Tree({'W': numpy.arange(3.0)}))
+    target = Tree({'W': numpy.zeros(3)})
+    with h5py.File(path, 'r') as f:
+        HDF5Deserializer(f['snap'], path='model').load(target)
+    numpy.testing.assert_array_equal(target.values['W'], [0, 1, 2])
+
+
+def test_missing_key_in_a_subgroup_names_the_group(path):
+    save_hdf5(path, Tree({'snap': {'a': 1}}))
+    with h5py.File(path, 'r') as f:
+        deserializer = HDF5Deserializer(f['snap'])
+        with pytest.raises(KeyError, match="'b' is not in group '/snap'"):
+            deserializer('b', 0)
+        assert HDF5Deserializer(f['snap'], False)('b', 7) == 7
+
+
+def test_group_where_a_value_is_expected_raises(path):
+    save_hdf5(path, Tree({'child': {'a': 1}}))
+    with pytest.raises(ValueError, match="'child'.*is a group"):
+        load_hdf5(path, Tree({'child': 0}))
+
+
+def test_constructors_check_their_arguments(path):
+    with pytest.raises(TypeError, match='h5py.Group'):
+        HDF5Serializer({})
+    with pytest.raises(TypeError, match='h5py.Group'):
+        HDF5Deserializer(path)
+    with h5py.File(path, 'w') as f:
+        with pytest.raises(ValueError, match='compression'):
+            HDF5Serializer(f, compression=10)
+        with pytest.raises(ValueError, match='compression'):
+            HDF5Serializer(f, compression=True)
+
+
+def test_bad_compression_fails_before_writing(path):
+    with pytest.raises(ValueError, match='save_hdf5: compression'):
+        save_hdf5(path, Tree({'a': 1}), compression='zip')
+    with pytest.raises(TypeError, match='save_hdf5: filename'):
+        save_hdf5(3, Tree({'a': 1}))
+
+
+def test_corrupt_dataset_raises_naming_key_and_file(path):
+    values = numpy.arange(5000, dtype=numpy.int32)
+    save_hdf5(path, Tree({'W': values}), compression=4)
+    with h5py.File(path, 'r') as f:
+        offset = f['W'].id.get_chunk_info(0).byte_offset
+    with open(path, 'r+b') as f:
+        f.seek(offset)
+        f.write(b'\xff' * 64)
+    with pytest.raises(SerializationError) as info:
+        load_hdf5(path, Tree({'W': numpy.zeros(5000, numpy.int32)}))
+    assert "'W'" in str(info.value) and path in str(info.value)
+
+
+def test_missing_h5py_raises_import_error_naming_the_extra():
+    # A fresh interpreter: h5py is made unimportable before anything loads.
+    code = (
+        'import sys; sys.modules["h5py"] = None\n'
+        'from kusari import serializers\n'
+        'class T:\n'
+        '    def serialize(self, s): pass\n'
+        'try:\n'
+        '    serializers.save_hdf5("x.h5", T())\n'
+        'except ImportError as e:\n'
+        '    print(e)\n')
+    result = subprocess.run([sys.executable, '-c', code], check=True,
+                            capture_output=True, text=True)
+    assert 'kusari-serializers[hdf5]' in result.stdout
+    assert 'save_hdf5' in result.stdout
