@@ -130,27 +130,27 @@ def _traverse(outputs, grad_outputs, retain_grad, enable_double_backprop,
     heap = []
     pushed = set()
     found = {}
-    min_rank = None if not stop_nodes else min(
-        n.rank for n in stop_nodes)
-
-    def push(func):
-        if func is not None and id(func) not in pushed and (
-                min_rank is None or func.rank >= min_rank):
-            pushed.add(id(func))
-            heapq.heappush(heap, (-func.rank, len(pushed), func))
-
+    # With stop nodes (grad()), a function ranked below all of them cannot
+    # lead to one: its inputs all rank lower still.
+    min_rank = min(n.rank for n in stop_nodes) if stop_nodes else -1
+    push = heapq.heappush
+    pop = heapq.heappop
     with using_config('enable_backprop', enable_double_backprop):
         add = _adder(enable_double_backprop)
         for y, gy in zip(outputs, grad_outputs):
             node = y.node
             if not node.requires_grad:
                 continue
-            grads[node] = add(grads.get(node), gy)
-            push(node.creator_node)
+            grads[node] = add(grads[node], gy) if node in grads else gy
+            func = node.creator_node
+            if func is not None and func not in pushed and \
+                    func.rank >= min_rank:
+                pushed.add(func)
+                push(heap, (-func.rank, len(pushed), func))
         while heap:
-            func = heapq.heappop(heap)[2]
+            func = pop(heap)[2]
             out_nodes = [ref() for ref in func.outputs]
-            gys = tuple([None if n is None else grads.pop(n, None)
+            gys = tuple([grads.pop(n, None) if n is not None else None
                          for n in out_nodes])
             if stop_nodes is not None:
                 for n, gy in zip(out_nodes, gys):
@@ -171,9 +171,16 @@ def _traverse(outputs, grad_outputs, retain_grad, enable_double_backprop,
                 if gx is None:
                     continue
                 node = in_nodes[i]
-                _check_grad_matches(func, i, node, gx)
-                grads[node] = add(grads.get(node), gx)
-                push(node.creator_node)
+                array = gx._array if isinstance(gx, Variable) else None
+                if array is None or array.shape != node.shape or \
+                        array.dtype != node.dtype:
+                    _raise_grad_mismatch(func, i, node, gx)
+                grads[node] = add(grads[node], gx) if node in grads else gx
+                creator = node.creator_node
+                if creator is not None and creator not in pushed and \
+                        creator.rank >= min_rank:
+                    pushed.add(creator)
+                    push(heap, (-creator.rank, len(pushed), creator))
     if stop_nodes is not None:
         # A stop node reached but never a function output: a leaf.
         for n in stop_nodes:
@@ -187,8 +194,8 @@ def _adder(enable_double_backprop):
     """How to sum two gradient contributions: through the graph when it is
     recorded, directly on arrays when not."""
     if enable_double_backprop:
-        return lambda a, b: b if a is None else a + b
-    return lambda a, b: b if a is None else _bare(a._array + b._array, True)
+        return lambda a, b: a + b
+    return lambda a, b: _bare(a._array + b._array, True)
 
 
 def _call_backward(func, targets, gys, grads):
@@ -224,17 +231,15 @@ def _call_backward(func, targets, gys, grads):
     return gxs
 
 
-def _check_grad_matches(func, index, node, gx):
+def _raise_grad_mismatch(func, index, node, gx):
     if not isinstance(gx, Variable):
         raise TypeError(f'{func.label}.backward must return Variables or '
                         f'None; gradient of input {index} is a '
                         f'{type(gx).__name__}')
-    array = gx._array
-    if array.shape != node.shape or array.dtype != node.dtype:
-        raise ValueError(
-            f'{func.label}.backward: the gradient of input {index} has '
-            f'shape {array.shape} and dtype {array.dtype}; expected '
-            f'{node.shape} and {node.dtype}')
+    raise ValueError(
+        f'{func.label}.backward: the gradient of input {index} has shape '
+        f'{gx.shape} and dtype {gx.dtype}; expected {node.shape} and '
+        f'{node.dtype}')
 
 
 def _store_leaf_grads(grads, grad_outputs, enable_double_backprop):
