@@ -421,7 +421,8 @@ class Variable:
 
     def to_gpu(self, device=None):
         from kusari.array import cuda
-        return self.to_device(backend.GpuDevice(cuda.get_device(device)))
+        return self.to_device(
+            backend.GpuDevice(cuda._get_device_or_current(device)))
 
     def copydata(self, var):
         """Copy ``var``'s array into this one's, across devices."""
