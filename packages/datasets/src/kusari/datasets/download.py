@@ -1,0 +1,158 @@
+"""Where datasets are cached, and how they get there.
+
+Everything lives under the dataset root: ``config.dataset_root``, read from
+the environment variable ``CHAINER_DATASET_ROOT`` (default
+``~/.chainer/dataset``) and changed with :func:`set_dataset_root`.
+
+Files appear in the cache atomically: they are written under a temporary
+name in the same directory and renamed into place when complete, so an
+interrupted download or conversion never leaves a file that a later call
+would take as complete. Processes that want the same file at once
+serialise on a file lock beside it; the first makes it, the others load
+it.
+"""
+import contextlib
+import hashlib
+import http.client
+import os
+import shutil
+import sys
+import tempfile
+import urllib.request
+
+import filelock
+
+from kusari.array import configuration
+
+#: Seconds a download may wait for the server on any one read.
+DOWNLOAD_TIMEOUT = 60
+
+
+def get_dataset_root():
+    """The root directory of downloaded and cached datasets.
+
+    This is ``config.dataset_root``, so ``using_config('dataset_root',
+    path)`` changes it for one thread.
+    """
+    return configuration.config.dataset_root
+
+
+def set_dataset_root(path):
+    """Set the root directory of downloaded and cached datasets.
+
+    It takes precedence over ``CHAINER_DATASET_ROOT``.
+
+    Args:
+        path (str or os.PathLike): The new root directory.
+    """
+    try:
+        path = os.fspath(path)
+    except TypeError:
+        raise TypeError(
+            'set_dataset_root: path must be a str or os.PathLike, got '
+            f'{type(path).__name__}') from None
+    configuration.global_config.dataset_root = path
+
+
+def get_dataset_directory(dataset_name, create_directory=True):
+    """The directory of ``dataset_name`` under the dataset root.
+
+    Args:
+        dataset_name (str): A relative path, e.g. ``'pfnet/chainer/mnist'``.
+        create_directory (bool): Create the directory if it is missing.
+
+    Returns:
+        str: The path of the directory.
+    """
+    path = os.path.join(get_dataset_root(), dataset_name)
+    if create_directory:
+        os.makedirs(path, exist_ok=True)
+    return path
+
+
+def _lock(path):
+    return filelock.FileLock(path + '.lock')
+
+
+@contextlib.contextmanager
+def _staging_directory(directory):
+    """A fresh temporary directory inside ``directory``, removed on exit."""
+    staging = tempfile.mkdtemp(prefix='.partial-', dir=directory)
+    try:
+        yield staging
+    finally:
+        shutil.rmtree(staging, ignore_errors=True)
+
+
+def cached_download(url):
+    """Download ``url`` into the cache unless it is there; return its path.
+
+    The file is kept under ``<dataset root>/_dl_cache/`` with the MD5 of
+    the URL as its name. A download that fails or is cut short (fewer
+    bytes than the server announced) raises :class:`OSError` naming the
+    URL and leaves nothing in the cache.
+    """
+    cache_root = os.path.join(get_dataset_root(), '_dl_cache')
+    os.makedirs(cache_root, exist_ok=True)
+    cache_path = os.path.join(
+        cache_root, hashlib.md5(url.encode('utf-8')).hexdigest())
+    if os.path.exists(cache_path):
+        return cache_path
+    with _lock(cache_path):
+        if not os.path.exists(cache_path):
+            with _staging_directory(cache_root) as staging:
+                temp_path = os.path.join(staging, 'download')
+                _download(url, temp_path)
+                os.replace(temp_path, cache_path)
+    return cache_path
+
+
+def _download(url, path):
+    print(f'Downloading from {url}...', file=sys.stderr)
+    try:
+        with urllib.request.urlopen(url, timeout=DOWNLOAD_TIMEOUT) as reply, \
+                open(path, 'wb') as out:
+            shutil.copyfileobj(reply, out)
+            announced = reply.headers.get('Content-Length')
+            received = out.tell()
+    except (OSError, http.client.HTTPException) as e:
+        raise OSError(
+            f'cached_download: downloading {url} failed: {e!r}') from e
+    if announced is not None and int(announced) != received:
+        raise OSError(
+            f'cached_download: downloading {url} stopped after {received} '
+            f'of {announced} bytes')
+
+
+def cache_or_load_file(path, creator, loader):
+    """Load the file at ``path``, making it first if it does not exist.
+
+    Args:
+        path (str): The cached file.
+        creator (callable): ``creator(temp_path)`` writes the file at
+            ``temp_path`` (a fresh path with the same base name as
+            ``path``, in the same directory) and returns its content;
+            the file is then renamed to ``path``.
+        loader (callable): ``loader(path)`` reads the file and returns its
+            content.
+
+    Returns:
+        What ``loader`` returns, or what ``creator`` returns if the file
+        was made by this call.
+    """
+    if os.path.exists(path):
+        return loader(path)
+    directory = os.path.dirname(os.path.abspath(path))
+    os.makedirs(directory, exist_ok=True)
+    with _lock(path):
+        if os.path.exists(path):
+            return loader(path)
+        with _staging_directory(directory) as staging:
+            temp_path = os.path.join(staging, os.path.basename(path))
+            content = creator(temp_path)
+            if not os.path.exists(temp_path):
+                raise RuntimeError(
+                    f'cache_or_load_file: the creator {creator!r} returned '
+                    f'without writing the file it was given ({temp_path})')
+            os.replace(temp_path, path)
+    return content

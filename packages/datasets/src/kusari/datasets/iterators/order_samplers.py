@@ -1,0 +1,39 @@
+"""Order samplers: the index order an iterator follows in each epoch."""
+import numpy
+
+
+class OrderSampler:
+    """Base class of all order samplers.
+
+    An order sampler is called by an iterator at the start and at the end
+    of every epoch as ``sampler(current_order, current_position)`` and
+    returns the order of the next epoch: a 1-D integer array of indices
+    into the dataset, as long as ``current_order``.
+    """
+
+    def __call__(self, current_order, current_position):
+        raise NotImplementedError(
+            f'{type(self).__name__} must implement __call__')
+
+
+class ShuffleOrderSampler(OrderSampler):
+    """Sampler that returns a new random permutation at every call.
+
+    Args:
+        random_state (numpy.random.RandomState or numpy.random.Generator):
+            Source of the permutations. None uses NumPy's global random
+            state, so ``numpy.random.seed`` makes the orders reproducible.
+    """
+
+    def __init__(self, random_state=None):
+        if random_state is not None and not hasattr(
+                random_state, 'permutation'):
+            raise TypeError(
+                f'ShuffleOrderSampler: random_state must be a '
+                f'numpy.random.RandomState or Generator (or None), got '
+                f'{type(random_state).__name__}')
+        self._random = random_state
+
+    def __call__(self, current_order, current_position):
+        random = numpy.random if self._random is None else self._random
+        return random.permutation(len(current_order))
