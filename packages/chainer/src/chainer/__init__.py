@@ -27,15 +27,22 @@ from kusari.autograd import no_backprop_mode  # NOQA: E402
 from kusari.autograd.function import Function  # NOQA: E402
 from kusari.autograd.function import FunctionAdapter  # NOQA: E402
 from kusari.autograd.function_hook import FunctionHook  # NOQA: E402
+from kusari.serializers import AbstractSerializer  # NOQA: E402
+from kusari.serializers import Deserializer  # NOQA: E402
+from kusari.serializers import Serializer  # NOQA: E402
 
 from chainer import backend  # NOQA: E402,F401
 from chainer import backends  # NOQA: E402,F401
 from chainer import computational_graph  # NOQA: E402,F401
 from chainer import configuration  # NOQA: E402,F401
+from chainer import dataset  # NOQA: E402,F401
+from chainer import datasets  # NOQA: E402,F401
 from chainer import function_hooks  # NOQA: E402,F401
 from chainer import functions  # NOQA: E402,F401
 from chainer import gradient_check  # NOQA: E402,F401
 from chainer import initializers  # NOQA: E402,F401
+from chainer import iterators  # NOQA: E402,F401
+from chainer import serializers  # NOQA: E402,F401
 from chainer import testing  # NOQA: E402,F401
 from chainer import utils  # NOQA: E402,F401
 from chainer import variable  # NOQA: E402,F401

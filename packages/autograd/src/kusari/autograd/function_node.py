@@ -127,9 +127,8 @@ class FunctionNode:
                             f'arrays, got {type(outputs).__name__}')
         for y in outputs:
             if not isinstance(y, _ndarray) and not _cupy.is_cupy_array(y):
-                raise TypeError(
-                    f'{self.label}.forward must return arrays, got a '
-                    f'{type(y).__name__}')
+                outputs = _as_arrays(self, outputs)
+                break
         if local_config.get('debug', _global_config['debug']):
             self.stack = traceback.extract_stack()
             _check_finite(self, outputs, 'forward')
@@ -303,6 +302,19 @@ class FunctionNode:
         if name not in self.local_function_hooks:
             raise KeyError(f'{self.label}: no hook named {name!r}')
         self.local_function_hooks.pop(name).deleted(self)
+
+
+def _as_arrays(func, outputs):
+    """NumPy gives scalars for 0-d results; make them 0-d arrays again."""
+    ret = []
+    for y in outputs:
+        if isinstance(y, numpy.generic):
+            y = numpy.asarray(y)
+        elif not isinstance(y, _ndarray) and not _cupy.is_cupy_array(y):
+            raise TypeError(f'{func.label}.forward must return arrays, got '
+                            f'a {type(y).__name__}')
+        ret.append(y)
+    return tuple(ret)
 
 
 def _input_node(array):

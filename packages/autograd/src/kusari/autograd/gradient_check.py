@@ -10,6 +10,7 @@ import numpy
 from kusari.array import backend
 from kusari.array.configuration import using_config
 from kusari.autograd import _backprop
+from kusari.autograd.utils.array import force_array
 from kusari.autograd.variable import Variable
 
 
@@ -209,8 +210,8 @@ def check_backward(func, x_data, y_grad, params=(), eps=1e-3, atol=1e-5,
     def shifted_outputs():
         # A Python float keeps each input's dtype (NEP 50 weak scalar).
         t = float(delta)
-        shifted = iter([b + t * d for b, d in zip(target_base,
-                                                  device_dirs)])
+        shifted = iter([force_array(b + t * d)
+                        for b, d in zip(target_base, device_dirs)])
         inputs = [b if skip else next(shifted)
                   for b, skip in zip(base_inputs, no_grads)]
         saved = [p.array for p in params]

@@ -67,7 +67,8 @@ def _write_worst_element(out, x, y, atol, rtol):
     tolerance = atol + relative_tolerance
     # NaN beyond the tolerance counts as the worst.
     excess = numpy.where(numpy.isnan(error), numpy.inf, error - tolerance)
-    i = numpy.unravel_index(numpy.argmax(excess), excess.shape)
+    worst = numpy.unravel_index(numpy.argmax(excess), excess.shape)
+    i = tuple(int(n) for n in worst)
     relative_error = 'inf' if y[i] == 0 else error[i] / abs(y64[i])
     out.write(f'  i: {i}\n'
               f'  x[i]: {x[i]}\n'

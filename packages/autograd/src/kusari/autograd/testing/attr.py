@@ -76,7 +76,7 @@ cudnn = _annotate.annotation(pytest.mark.cudnn, _missing_cudnn)
 cudnn.__doc__ = 'Decorator: the test needs cuDNN (marked ``cudnn``).'
 
 slow = _annotate.annotation(pytest.mark.slow)
-slow.__doc__ = "Decorator: the test is slow; ``-m 'not slow'`` skips it."
+slow.__doc__ = "Decorator: the test is slow; ``-m 'not slow'`` deselects it."
 
 chainerx = _removed_backend('ChainerX', 'arrays are NumPy or CuPy')
 chainerx.__doc__ = ('Decorator: the test needs ChainerX (marked '

@@ -198,7 +198,9 @@ def inject_backend_tests(method_names, params):
             yield (base.__name__, {},
                    lambda name, method: None if injected(name) else method)
         for config in configs:
-            yield (f'{base.__name__}_{config.get_func_str()}', {},
+            # Collected even when the base is not (FunctionTestCase).
+            yield (f'{base.__name__}_{config.get_func_str()}',
+                   {'__test__': True},
                    functools.partial(_inject, config, injected))
     return _bundle.make_decorator('inject_backend_tests', generate)
 

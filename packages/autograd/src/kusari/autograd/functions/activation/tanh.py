@@ -26,9 +26,11 @@ class TanhGrad(function_node.FunctionNode):
     def forward(self, inputs):
         y, gy = inputs
         self.retain_inputs((0, 1))
-        gx = y * y
-        # 1 - y^2 in place, then times gy: one temporary.
-        backend.get_array_module(y).subtract(1, gx, out=gx)
+        xp = backend.get_array_module(y)
+        # 1 - y^2 in place, then times gy: one new array (out= keeps 0-d
+        # results arrays, where NumPy would give scalars).
+        gx = xp.multiply(y, y, out=xp.empty_like(y))
+        xp.subtract(1, gx, out=gx)
         gx *= gy
         return gx,
 

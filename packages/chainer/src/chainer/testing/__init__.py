@@ -1,0 +1,5 @@
+"""``chainer.testing``: the testing helpers of autograd and serializers."""
+from kusari.autograd.testing import *  # NOQA
+from kusari.serializers.testing import save_and_load  # NOQA
+from kusari.serializers.testing import save_and_load_hdf5  # NOQA
+from kusari.serializers.testing import save_and_load_npz  # NOQA

@@ -1,0 +1,83 @@
+"""``import chainer`` gives Kusari's objects under Chainer's names."""
+import importlib
+import io
+import contextlib
+import runpy
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+import chainer
+
+ISSUE_NAMES = [
+    'Variable', 'Parameter', 'FunctionNode', 'Function', 'FunctionAdapter',
+    'functions', 'gradient_check', 'backend', 'backends', 'config',
+    'global_config', 'using_config', 'no_backprop_mode',
+    'force_backprop_mode', 'grad', 'backward', 'initializers', 'testing',
+    'utils', 'computational_graph', 'function_hooks', 'get_device',
+    'using_device', 'get_dtype', 'mixed16', 'DeviceResident',
+    'as_variable', 'as_array', 'datasets', 'dataset', 'iterators',
+    'serializers', 'Serializer', 'Deserializer', 'AbstractSerializer',
+]
+
+
+@pytest.mark.parametrize('name', ISSUE_NAMES)
+def test_name_exists(name):
+    assert hasattr(chainer, name)
+
+
+@pytest.mark.parametrize('chainer_path, kusari_path', [
+    ('chainer.functions', 'kusari.autograd.functions'),
+    ('chainer.functions.math.basic_math',
+     'kusari.autograd.functions.math.basic_math'),
+    ('chainer.backends.cuda', 'kusari.array.cuda'),
+    ('chainer.utils.type_check', 'kusari.autograd.utils.type_check'),
+    ('chainer.variable', 'kusari.autograd.variable'),
+    ('chainer.testing.attr', 'kusari.autograd.testing.attr'),
+    ('chainer.dataset.convert', 'kusari.datasets.convert'),
+    ('chainer.serializers', 'kusari.serializers'),
+])
+def test_module_paths_are_the_kusari_modules(chainer_path, kusari_path):
+    assert importlib.import_module(chainer_path) is \
+        importlib.import_module(kusari_path)
+
+
+def test_classes_are_shared():
+    from kusari.autograd import Variable
+    assert chainer.Variable is Variable
+    assert chainer.functions.exp(np.zeros(1, np.float32)).__class__ \
+        is Variable
+
+
+def test_dead_backends_answer_false():
+    from chainer.backends import intel64
+    assert intel64.is_ideep_available() is False
+
+
+def test_debug_switch():
+    assert chainer.is_debug() is False
+    chainer.set_debug(True)
+    try:
+        assert chainer.is_debug() and chainer.config.debug
+    finally:
+        chainer.set_debug(False)
+
+
+def test_walkthrough_prints_the_documented_values():
+    demo = Path(__file__).parents[3] / 'demo' / 'walkthrough.py'
+    if not demo.exists():
+        pytest.skip('demo/ is not beside this package (installed alone)')
+    out = io.StringIO()
+    with contextlib.redirect_stdout(out):
+        runpy.run_path(str(demo), run_name='__main__')
+    text = out.getvalue()
+    assert 'array([16.], dtype=float32)' in text
+    assert 'array([8.], dtype=float32)' in text
+    assert 'array([-1.], dtype=float32)' in text
+    assert ('array([[ 0.,  2.,  4.],\n'
+            '       [ 6.,  8., 10.]], dtype=float32)') in text
+    assert ('variable([[  0.,  12.,  27.],\n'
+            '          [ 48.,  75., 108.]])') in text
+    assert ('array([[ 0., 12., 18.],\n'
+            '       [24., 30., 36.]], dtype=float32)') in text
