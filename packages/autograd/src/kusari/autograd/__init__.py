@@ -1,5 +1,7 @@
 """Kusari autograd: Variable, FunctionNode, the functions library and
 gradient checking."""
+from kusari.autograd.function import Function  # NOQA
+from kusari.autograd.function import FunctionAdapter  # NOQA
 from kusari.autograd.function_node import FunctionNode  # NOQA
 from kusari.autograd.function_node import grad  # NOQA
 from kusari.autograd.graph_mode import force_backprop_mode  # NOQA

@@ -6,6 +6,7 @@ the FunctionNode that created it and the rank that orders backprop. Nodes
 refer to their Variables weakly and FunctionNodes to their outputs weakly,
 so a graph is freed by reference counting as soon as nothing refers to it.
 """
+import warnings
 import weakref
 
 import numpy
@@ -356,7 +357,13 @@ class Variable:
         self._grad_var = None
 
     def zerograd(self):
-        """Set the gradient to zeros of the array's shape and dtype."""
+        """Set the gradient to zeros of the array's shape and dtype.
+
+        Deprecated as in Chainer: :meth:`cleargrad` is cheaper.
+        """
+        warnings.warn('Variable.zerograd is deprecated; use '
+                      'Variable.cleargrad instead', DeprecationWarning,
+                      stacklevel=2)
         array = self._array
         if array is None:
             return

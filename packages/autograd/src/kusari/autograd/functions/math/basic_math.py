@@ -45,14 +45,20 @@ class _Unary(function_node.FunctionNode):
 
 
 class _WithConstant(_Unary):
-    """An operation between a Variable and a scalar constant."""
+    """An operation between a Variable and a scalar constant.
+
+    ``_label`` is the formula of the label graph drawings show, as
+    Chainer's (``_ + 1``).
+    """
+
+    _label = None
 
     def __init__(self, value):
         self.value = value
 
     @property
     def label(self):
-        return f'{type(self).__name__}({self.value})'
+        return self._label.format(self.value)
 
 
 class Neg(_Unary):
@@ -99,6 +105,8 @@ class Add(_Binary):
 
 
 class AddConstant(_WithConstant):
+    _label = '_ + {}'
+
     def forward(self, inputs):
         return inputs[0] + self.value,
 
@@ -123,6 +131,8 @@ class Sub(_Binary):
 
 
 class SubFromConstant(_WithConstant):
+    _label = '{} - _'
+
     def forward(self, inputs):
         return self.value - inputs[0],
 
@@ -149,6 +159,8 @@ class Mul(_Binary):
 
 
 class MulConstant(_WithConstant):
+    _label = '_ * {}'
+
     def forward(self, inputs):
         return inputs[0] * self.value,
 
@@ -184,6 +196,8 @@ class Div(_Binary):
 
 
 class DivByConstant(_WithConstant):
+    _label = '_ / {}'
+
     def check_type_forward(self, in_types):
         type_check.argname(in_types, ('x',))
         type_check.expect(in_types[0].dtype.kind == 'f')
@@ -196,6 +210,8 @@ class DivByConstant(_WithConstant):
 
 
 class DivFromConstant(_WithConstant):
+    _label = '{} / _'
+
     def check_type_forward(self, in_types):
         type_check.argname(in_types, ('x',))
         type_check.expect(in_types[0].dtype.kind == 'f')
@@ -239,6 +255,8 @@ class PowVarVar(_Binary):
 
 
 class PowVarConst(_WithConstant):
+    _label = '_ ** {}'
+
     def forward(self, inputs):
         x, = inputs
         self.retain_inputs((0,))
@@ -253,6 +271,8 @@ class PowVarConst(_WithConstant):
 
 
 class PowConstVar(_WithConstant):
+    _label = '{} ** _'
+
     def check_type_forward(self, in_types):
         type_check.argname(in_types, ('x',))
         type_check.expect(in_types[0].dtype.kind == 'f')

@@ -1,0 +1,291 @@
+import gc
+import weakref
+
+import numpy
+import pytest
+
+import kusari.autograd as autograd
+from kusari.array.configuration import using_config
+from kusari.autograd import FunctionNode
+from kusari.autograd import Variable
+from kusari.autograd import force_backprop_mode
+from kusari.autograd import function_hooks
+from kusari.autograd import functions as F
+from kusari.autograd import gradient_check
+from kusari.autograd import no_backprop_mode
+from kusari.autograd.utils import type_check
+
+
+def f32(values):
+    return numpy.array(values, dtype=numpy.float32)
+
+
+def uniform(*shape):
+    return numpy.random.uniform(-1, 1, shape).astype(numpy.float32)
+
+
+class MulAdd(FunctionNode):
+    """w = x * y + z, the new-style tutorial function."""
+
+    def check_type_forward(self, in_types):
+        type_check.argname(in_types, ('x', 'y', 'z'))
+        type_check.expect(in_types[0].dtype.kind == 'f')
+
+    def forward(self, inputs):
+        self.retain_inputs((0, 1))
+        x, y, z = inputs
+        return x * y + z,
+
+    def backward(self, target_input_indexes, grad_outputs):
+        x, y = self.get_retained_inputs()
+        gw, = grad_outputs
+        return y * gw, x * gw, gw
+
+
+def muladd(x, y, z):
+    return MulAdd().apply((x, y, z))[0]
+
+
+def test_tutorial_muladd_first_and_second_order():
+    x, y, z = uniform(3, 2), uniform(3, 2), uniform(3, 2)
+    gradient_check.check_backward(muladd, (x, y, z), uniform(3, 2),
+                                  atol=1e-3, rtol=1e-3)
+    gradient_check.check_double_backward(
+        muladd, (x, y, z), uniform(3, 2),
+        (uniform(3, 2), uniform(3, 2), uniform(3, 2)), atol=1e-3,
+        rtol=1e-3)
+
+
+def test_apply_returns_a_tuple_and_links_the_graph():
+    x = Variable(uniform(2))
+    node = MulAdd()
+    outputs = node.apply((x, uniform(2), uniform(2)))
+    assert isinstance(outputs, tuple) and len(outputs) == 1
+    w, = outputs
+    assert w.creator_node is node and w.creator is node
+    assert node.inputs[0] is x.node and node.label == 'MulAdd'
+    assert node.outputs[0]() is w.node
+    assert w.rank == 1 and node.rank == 0
+
+
+def test_backward_is_asked_only_for_inputs_needing_gradients():
+    seen = []
+
+    class Records(MulAdd):
+        def backward(self, target_input_indexes, grad_outputs):
+            seen.append(target_input_indexes)
+            return super().backward(target_input_indexes, grad_outputs)
+
+    x = Variable(uniform(2))
+    z = Variable(uniform(2), requires_grad=False)
+    F.sum(Records().apply((uniform(2), x, z))[0]).backward()
+    assert seen == [(1,)]
+    assert z.grad is None and x.grad is not None
+
+
+def test_forward_must_return_a_tuple_of_arrays():
+    class ReturnsArray(FunctionNode):
+        def forward(self, inputs):
+            return inputs[0]
+
+    class ReturnsFloat(FunctionNode):
+        def forward(self, inputs):
+            return 1.0,
+
+    for node_class in (ReturnsArray, ReturnsFloat):
+        with pytest.raises(TypeError, match=node_class.__name__):
+            node_class().apply((uniform(2),))
+
+
+def test_type_check_names_the_function():
+    with pytest.raises(type_check.InvalidType) as info:
+        muladd(*[numpy.ones(2, dtype=numpy.int32)] * 3)
+    assert 'MulAdd' in str(info.value)
+    with using_config('type_check', False):
+        muladd(*[numpy.ones(2, dtype=numpy.int32)] * 3)
+
+
+def test_inputs_must_be_variables_or_arrays():
+    with pytest.raises(TypeError, match='MulAdd'):
+        MulAdd().apply((1.0, uniform(1), uniform(1)))
+
+
+# -- recording modes ----------------------------------------------------
+
+
+def test_no_backprop_mode_records_no_graph():
+    x = Variable(uniform(2))
+    with no_backprop_mode():
+        y = x * 2
+        assert y.creator is None
+        with force_backprop_mode():
+            z = x * 2
+        assert z.creator is not None
+    assert (x * 2).creator is not None
+    F.sum(z).backward()
+    numpy.testing.assert_array_equal(x.grad, f32([2, 2]))
+
+
+# -- grad and backward --------------------------------------------------
+
+
+def chain():
+    x = Variable(f32([1, 2]))
+    h = x * 3
+    y = F.sum(h * h)
+    return x, h, y
+
+
+def test_grad_leaves_grads_untouched():
+    x, h, y = chain()
+    gx, = autograd.grad([y], [x])
+    numpy.testing.assert_allclose(gx.array, 18 * x.array)
+    assert x.grad is None and h.grad is None and y.grad is None
+
+
+def test_grad_with_respect_to_intermediate_inputs():
+    x, h, y = chain()
+    gh, gx = autograd.grad([y], [h, x])
+    numpy.testing.assert_allclose(gh.array, 2 * h.array)
+    numpy.testing.assert_allclose(gx.array, 18 * x.array)
+    gh, = autograd.grad([y], [h])
+    numpy.testing.assert_allclose(gh.array, 2 * h.array)
+
+
+def test_grad_set_grad_grad_outputs_and_grad_inputs():
+    x, h, y = chain()
+    gx, = autograd.grad([y], [x], grad_outputs=[f32(2)], set_grad=True)
+    numpy.testing.assert_allclose(gx.array, 36 * x.array)
+    assert x.grad_var is gx
+    gx, = autograd.grad([y], [x], grad_inputs=[f32([1, 1])])
+    numpy.testing.assert_allclose(gx.array, 18 * x.array + 1)
+    with pytest.raises(ValueError, match='grad_inputs'):
+        autograd.grad([y], [x], grad_inputs=[None, None])
+    with pytest.raises(TypeError, match='outputs'):
+        autograd.grad(y, [x])
+
+
+def test_grad_of_unreachable_input_is_none():
+    x, h, y = chain()
+    other = Variable(f32([1]))
+    assert autograd.grad([y], [other]) == [None]
+
+
+def test_grad_twice_for_second_order():
+    x = Variable(f32([1, 2]))
+    y = F.sum(x ** 3)
+    gx, = autograd.grad([y], [x], enable_double_backprop=True)
+    ggx, = autograd.grad([F.sum(gx)], [x])
+    numpy.testing.assert_allclose(ggx.array, 6 * x.array)
+
+
+def test_grad_with_loss_scale():
+    x, h, y = chain()
+    gx, = autograd.grad([y], [x], loss_scale=4)
+    numpy.testing.assert_allclose(gx.array, 72 * x.array)
+
+
+def test_backward_of_several_outputs():
+    x = Variable(f32([1, 2]))
+    y1 = F.sum(x * 2)
+    y2 = x * x
+    autograd.backward([y1, y2], [None, f32([1, 10])])
+    numpy.testing.assert_allclose(x.grad, 2 + 2 * x.array * f32([1, 10]))
+    with pytest.raises(ValueError, match='shape'):
+        autograd.backward([y2], [None])
+
+
+def test_backward_with_loss_scale():
+    x = Variable(f32([1, 2]))
+    F.sum(x * 2).backward(loss_scale=8)
+    numpy.testing.assert_array_equal(x.grad, f32([16, 16]))
+
+
+# -- retained data and memory --------------------------------------------
+
+
+def test_retained_output_survives_dropping_the_output_variable():
+    x = Variable(f32([0, 1]))
+    y = F.exp(x)
+    node = y.creator_node
+    expected = y.array.copy()
+    z = F.sum(y * 1)
+    del y
+    retained, = node.get_retained_outputs()
+    numpy.testing.assert_array_equal(retained.array, expected)
+    z.backward()
+    numpy.testing.assert_allclose(x.grad, numpy.exp(x.array))
+
+
+def test_graph_is_freed_when_variables_are_dropped():
+    gc.collect()
+    gc.disable()
+    try:
+        x = Variable(uniform(3))
+        h = F.exp(x * 2)
+        y = F.sum(h)
+        node_ref = weakref.ref(h.node)
+        function_ref = weakref.ref(h.creator_node)
+        del h
+        assert node_ref() is not None  # y's graph holds it
+        del y
+        assert node_ref() is None and function_ref() is None
+    finally:
+        gc.enable()
+
+
+def test_leaves_sharing_a_gradient_get_distinct_arrays():
+    a = Variable(f32([1, 2]))
+    b = Variable(f32([3, 4]))
+    y = a + b
+    y.grad = f32([1, 1])
+    y.backward()
+    assert a.grad is not b.grad and a.grad is not y.grad
+    a.grad[0] = 100
+    numpy.testing.assert_array_equal(b.grad, f32([1, 1]))
+    numpy.testing.assert_array_equal(y.grad, f32([1, 1]))
+
+
+# -- debug mode ---------------------------------------------------------
+
+
+class NanBackward(FunctionNode):
+    def forward(self, inputs):
+        return inputs[0] * 1,
+
+    def backward(self, indexes, grad_outputs):
+        # On the array: a Variable product would be caught in its forward.
+        return Variable(grad_outputs[0].array * numpy.float32('nan')),
+
+
+def test_debug_mode_detects_nan_in_forward_and_backward():
+    x = Variable(f32([-1]))
+    with using_config('debug', True), numpy.errstate(invalid='ignore'):
+        with pytest.raises(RuntimeError, match='NaN.*log'):
+            F.log(x)
+        y, = NanBackward().apply((x,))
+        assert y.creator_node.stack is not None
+        with pytest.raises(RuntimeError, match='NaN.*NanBackward'):
+            y.backward()
+    with numpy.errstate(invalid='ignore'):
+        F.log(x)  # no check outside debug mode
+
+
+# -- hooks on a node ----------------------------------------------------
+
+
+def test_local_hooks_register_and_delete():
+    node = MulAdd()
+    hook = function_hooks.TimerHook()
+    node.add_hook(hook)
+    with pytest.raises(KeyError, match='TimerHook'):
+        node.add_hook(function_hooks.TimerHook())
+    node.add_hook(function_hooks.TimerHook(), name='second')
+    assert set(node.local_function_hooks) == {'TimerHook', 'second'}
+    node.delete_hook('second')
+    with pytest.raises(KeyError, match='second'):
+        node.delete_hook('second')
+    with pytest.raises(TypeError, match='FunctionHook'):
+        node.add_hook(object())
+    node.apply((uniform(1), uniform(1), uniform(1)))
+    assert len(hook.call_history) == 1

@@ -1,0 +1,338 @@
+import copy
+import pickle
+
+import numpy
+import pytest
+from hypothesis import given, settings, strategies as st
+
+from kusari.autograd import Parameter
+from kusari.autograd import Variable
+from kusari.autograd import functions as F
+from kusari.autograd.utils import type_check
+
+
+def f32(values):
+    return numpy.array(values, dtype=numpy.float32)
+
+
+# -- seed 001, "Variables and Derivatives" ------------------------------
+
+
+def test_tutorial_first_derivative():
+    x = Variable(f32([5]))
+    y = x ** 2 - 2 * x + 1
+    numpy.testing.assert_array_equal(y.array, f32([16.]))
+    assert y.array.dtype == numpy.float32 and y.data is y.array
+    y.backward()
+    assert x.grad.dtype == numpy.float32
+    numpy.testing.assert_array_equal(x.grad, f32([8.]))
+
+
+def test_tutorial_retain_grad():
+    x = Variable(f32([5]))
+    z = 2 * x
+    y = x ** 2 - z + 1
+    y.backward(retain_grad=True)
+    numpy.testing.assert_array_equal(z.grad, f32([-1.]))
+    z2 = 2 * x
+    y2 = x ** 2 - z2 + 1
+    y2.backward()
+    assert z2.grad is None
+
+
+def test_tutorial_multi_element_needs_initial_grad():
+    x = Variable(f32([[1, 2, 3], [4, 5, 6]]))
+    y = x ** 2 - 2 * x + 1
+    with pytest.raises(ValueError, match='grad'):
+        y.backward()
+    y.grad = numpy.ones((2, 3), dtype=numpy.float32)
+    y.backward()
+    numpy.testing.assert_array_equal(x.grad, f32([[0, 2, 4], [6, 8, 10]]))
+
+
+# -- seed 001, "Higher-Order Derivatives" -------------------------------
+
+
+def test_tutorial_second_derivative():
+    x = Variable(f32([[0, 2, 3], [4, 5, 6]]))
+    y = x ** 3
+    y.grad = numpy.ones((2, 3), dtype=numpy.float32)
+    y.backward(enable_double_backprop=True)
+    assert isinstance(x.grad_var, Variable)
+    numpy.testing.assert_array_equal(
+        x.grad_var.array, f32([[0, 12, 27], [48, 75, 108]]))
+    assert x.grad_var.array is x.grad
+    assert (x.grad == (3 * x ** 2).array).all()
+    gx = x.grad_var
+    x.cleargrad()
+    gx.grad = numpy.ones((2, 3), dtype=numpy.float32)
+    gx.backward()
+    numpy.testing.assert_array_equal(x.grad,
+                                     f32([[0, 12, 18], [24, 30, 36]]))
+    assert (x.grad == (6 * x).array).all()
+
+
+def test_grad_var_without_double_backprop_has_no_graph():
+    x = Variable(f32([2]))
+    (x ** 3).backward()
+    assert x.grad_var.creator is None
+
+
+# -- gradients ----------------------------------------------------------
+
+
+def test_gradients_accumulate_into_leaves():
+    x = Variable(f32([1, 2]))
+    for _ in range(2):
+        F.sum(x * 3).backward()
+    numpy.testing.assert_array_equal(x.grad, f32([6, 6]))
+
+
+def test_a_leaf_used_twice_sums_its_gradients():
+    x = Variable(f32([3]))
+    (x * x + x).backward()
+    numpy.testing.assert_array_equal(x.grad, f32([7]))
+
+
+def test_cleargrad_zerograd_addgrad():
+    x = Variable(f32([1, 2]))
+    x.zerograd()
+    numpy.testing.assert_array_equal(x.grad, f32([0, 0]))
+    F.sum(x * 2).backward()
+    numpy.testing.assert_array_equal(x.grad, f32([2, 2]))
+    grad = x.grad
+    x.zerograd()
+    assert x.grad is grad
+    numpy.testing.assert_array_equal(x.grad, f32([0, 0]))
+    x.cleargrad()
+    assert x.grad is None and x.grad_var is None
+    other = Variable(f32([0, 0]), grad=f32([1, 5]))
+    x.addgrad(other)
+    numpy.testing.assert_array_equal(x.grad, f32([1, 5]))
+    assert x.grad is not other.grad
+    x.addgrad(other)
+    numpy.testing.assert_array_equal(x.grad, f32([2, 10]))
+    numpy.testing.assert_array_equal(other.grad, f32([1, 5]))
+    x.addgrad(Variable(f32([0, 0])))
+    numpy.testing.assert_array_equal(x.grad, f32([2, 10]))
+    with pytest.raises(TypeError, match='addgrad'):
+        x.addgrad(f32([1, 1]))
+
+
+def test_requires_grad_false_gets_no_gradient():
+    x = Variable(f32([1, 2]))
+    c = Variable(f32([3, 4]), requires_grad=False)
+    F.sum(x * c).backward()
+    assert c.grad is None
+    numpy.testing.assert_array_equal(x.grad, f32([3, 4]))
+    y = c * 2
+    assert y.creator is None and not y.requires_grad
+
+
+def test_grad_setter_checks_shape_and_dtype():
+    x = Variable(f32([1, 2]))
+    with pytest.raises(ValueError, match='shape'):
+        x.grad = f32([1, 2, 3])
+    with pytest.raises(ValueError, match='dtype'):
+        x.grad = numpy.array([1, 2], dtype=numpy.float64)
+    y = x * 2
+    with pytest.raises(ValueError):
+        y.grad = f32([[1, 2]])
+    assert y.grad is None
+
+
+def test_backward_errors():
+    x = Variable(f32([1, 2]))
+    with pytest.raises(ValueError, match=r'\(2,\)'):
+        (x * 2).backward()
+
+
+# -- graph editing ------------------------------------------------------
+
+
+def test_unchain_makes_a_leaf():
+    x = Variable(f32([1]))
+    h = x * 2
+    y = h * 3
+    h.unchain()
+    assert h.creator is None and y.creator is not None
+    y.backward()
+    assert x.grad is None
+    numpy.testing.assert_array_equal(h.grad, f32([3]))
+
+
+def test_unchain_backward_cuts_everything_behind():
+    x = Variable(f32([1]))
+    h = x * 2
+    y = h * 3
+    y.unchain_backward()
+    assert y.creator is None and h.creator is None
+
+
+# -- Parameter ----------------------------------------------------------
+
+
+def test_parameter_lazy_initialization():
+    from kusari.array import initializers
+    p = Parameter(initializers.Constant(2.))
+    assert not p.is_initialized and p.array is None
+    assert p.dtype == numpy.float32
+    p.zerograd()
+    p.initialize((2, 3))
+    assert p.is_initialized and p.shape == (2, 3)
+    numpy.testing.assert_array_equal(p.array, numpy.full((2, 3), 2.))
+    numpy.testing.assert_array_equal(p.grad, numpy.zeros((2, 3)))
+    with pytest.raises(ValueError, match='uninitialized'):
+        F.exp(Parameter())
+    q = Parameter(f32([1, 2]))
+    numpy.testing.assert_array_equal(q.array, f32([1, 2]))
+    r = Parameter(0, (3,))
+    numpy.testing.assert_array_equal(r.array, numpy.zeros(3))
+
+
+# -- text and pickling --------------------------------------------------
+
+
+def test_repr_and_str():
+    x = Variable(f32([1, 2]))
+    assert repr(x) == 'variable([1., 2.])'
+    assert str(x) == 'variable([1. 2.])'
+    x.name = 'x'
+    assert repr(x) == 'variable x([1., 2.])'
+    assert str(x) == 'variable x([1. 2.])'
+    assert repr(Variable(f32([[0, 2], [4, 5]]))) == \
+        'variable([[0., 2.],\n          [4., 5.]])'
+    assert repr(Variable()) == 'variable(None)'
+
+
+def test_pickling_keeps_array_grad_name_and_requires_grad():
+    x = Variable(f32([1, 2]), name='x', grad=f32([3, 4]),
+                 requires_grad=False)
+    y = pickle.loads(pickle.dumps(x))
+    numpy.testing.assert_array_equal(y.array, x.array)
+    numpy.testing.assert_array_equal(y.grad, x.grad)
+    assert y.name == 'x' and not y.requires_grad
+    h = pickle.loads(pickle.dumps(Variable(f32([1])) * 2))
+    assert h.creator is None
+    p = pickle.loads(pickle.dumps(Parameter(f32([1, 2]), name='p')))
+    assert isinstance(p, Parameter) and p.name == 'p'
+
+
+def test_copy_shares_the_array():
+    x = Variable(f32([1, 2]), name='x')
+    y = copy.copy(x)
+    assert y.array is x.array and y.name == 'x'
+
+
+# -- operators ----------------------------------------------------------
+
+BINARY = [lambda a, b: a + b, lambda a, b: a - b, lambda a, b: a * b,
+          lambda a, b: a / b, lambda a, b: a ** b]
+
+
+@pytest.mark.parametrize('op', BINARY)
+def test_operators_with_scalars_and_arrays_on_both_sides(op):
+    a = f32([1.5, 2.5])
+    b = f32([0.5, 3.0])
+    expected = op(a, b)
+    for lhs, rhs in [(Variable(a), b), (a, Variable(b)),
+                     (Variable(a), Variable(b))]:
+        y = op(lhs, rhs)
+        assert isinstance(y, Variable)
+        numpy.testing.assert_allclose(y.array, expected, rtol=1e-6)
+        assert y.dtype == numpy.float32
+    for scalar in (2, 2.0, numpy.float64(2)):
+        numpy.testing.assert_allclose(op(Variable(a), scalar).array,
+                                      op(a, numpy.float32(2)), rtol=1e-6)
+        numpy.testing.assert_allclose(op(scalar, Variable(a)).array,
+                                      op(numpy.float32(2), a), rtol=1e-6)
+        assert op(scalar, Variable(a)).dtype == numpy.float32
+
+
+@pytest.mark.parametrize('op', BINARY)
+def test_operators_differentiate_both_operands(op):
+    a = Variable(f32([1.5, 2.5]))
+    b = Variable(f32([0.5, 3.0]))
+    F.sum(op(a, b)).backward()
+    eps = 1e-3
+    for v in (a, b):
+        for i in range(2):
+            hi = [a.array.astype(numpy.float64), b.array.astype(
+                numpy.float64)]
+            lo = [h.copy() for h in hi]
+            k = 0 if v is a else 1
+            hi[k][i] += eps
+            lo[k][i] -= eps
+            numeric = (op(*hi).sum() - op(*lo).sum()) / (2 * eps)
+            assert v.grad[i] == pytest.approx(numeric, rel=1e-3)
+
+
+def test_unary_operators_and_matmul():
+    x = Variable(f32([-1, 2]))
+    numpy.testing.assert_array_equal((-x).array, f32([1, -2]))
+    numpy.testing.assert_array_equal(abs(x).array, f32([1, 2]))
+    assert (+x) is x
+    m = Variable(f32([[1, 2], [3, 4]]))
+    numpy.testing.assert_array_equal((m @ x).array, f32([3, 5]))
+    numpy.testing.assert_array_equal((x.array @ m).array, f32([5, 6]))
+
+
+def test_broadcasting_sums_gradients_back():
+    x = Variable(numpy.ones((2, 3), dtype=numpy.float32))
+    b = Variable(f32([1, 2, 3]))
+    y = x * b
+    assert y.shape == (2, 3)
+    F.sum(y).backward()
+    numpy.testing.assert_array_equal(b.grad, f32([2, 2, 2]))
+    numpy.testing.assert_array_equal(x.grad, numpy.tile(b.array, (2, 1)))
+
+
+@settings(max_examples=25, deadline=None)
+@given(st.sampled_from([numpy.float16, numpy.float32, numpy.float64]),
+       st.sampled_from([2, 2.5, -1]))
+def test_dtype_is_preserved_with_scalars(dtype, scalar):
+    x = Variable(numpy.ones(3, dtype=dtype))
+    for y in (x * scalar, scalar * x, x + scalar, x - scalar,
+              scalar - x, x / scalar, scalar / x, x ** 2, 2 ** x):
+        assert y.dtype == dtype
+    F.sum(x * scalar).backward()
+    assert x.grad.dtype == dtype
+
+
+def test_comparisons_return_boolean_arrays():
+    x = Variable(f32([1, 2, 3]))
+    y = Variable(f32([3, 2, 1]))
+    numpy.testing.assert_array_equal(x < y, [True, False, False])
+    numpy.testing.assert_array_equal(x <= 2, [True, True, False])
+    numpy.testing.assert_array_equal(x == y, [False, True, False])
+    numpy.testing.assert_array_equal(x != y.array, [True, False, True])
+    numpy.testing.assert_array_equal(x > 1, [False, True, True])
+    numpy.testing.assert_array_equal(x >= y, [False, True, True])
+    assert isinstance(x < y, numpy.ndarray)
+    with pytest.raises(TypeError, match='ambiguous'):
+        bool(x)
+
+
+# -- errors -------------------------------------------------------------
+
+
+@pytest.mark.parametrize('data', [1.0, 3, [1.0, 2.0], (1, 2)])
+def test_python_scalars_and_lists_are_not_arrays(data):
+    with pytest.raises(TypeError, match='numpy.asarray'):
+        Variable(data)
+
+
+def test_shape_mismatch_names_the_function():
+    with pytest.raises(type_check.InvalidType) as info:
+        Variable(f32([1, 2])) + Variable(f32([1, 2, 3]))
+    assert '_ + _' in str(info.value)
+
+
+def test_int_input_to_exp_is_invalid():
+    with pytest.raises(type_check.InvalidType, match='exp'):
+        F.exp(Variable(numpy.array([1, 2], dtype=numpy.int32)))
+
+
+def test_unsupported_operand_is_a_type_error():
+    with pytest.raises(TypeError, match='str'):
+        Variable(f32([1])) * 'a'
