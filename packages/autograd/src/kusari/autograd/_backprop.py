@@ -7,11 +7,11 @@ every consumer of its outputs has contributed its gradient.
 import heapq
 
 from kusari.array import backend
-from kusari.array.configuration import config
 from kusari.array.configuration import using_config
-from kusari.autograd import function_hook
-from kusari.autograd.function_node import FunctionNode
 from kusari.autograd.function_node import _check_finite
+from kusari.autograd.function_node import _config_local
+from kusari.autograd.function_node import _global_config
+from kusari.autograd.function_node import _hook_state
 from kusari.autograd.variable import Variable
 
 _bare = Variable._bare
@@ -199,15 +199,14 @@ def _adder(enable_double_backprop):
 
 
 def _call_backward(func, targets, gys, grads):
-    hooks = function_hook.get_function_hooks()
+    hooks = _hook_state.__dict__.get('hooks')
     if hooks or func._local_function_hooks:
-        hooks = func._all_hooks(hooks)
+        hooks = func._all_hooks(hooks or {})
         in_data = tuple([n.data for n in func.inputs])
         gy_data = tuple([None if g is None else g._array for g in gys])
         for hook in hooks:
             hook.backward_preprocess(func, in_data, gy_data)
-    if type(func).backward_accumulate is not \
-            FunctionNode.backward_accumulate:
+    if func._accumulates:
         in_nodes = func.inputs
         grad_inputs = tuple([grads.pop(in_nodes[i], None) for i in targets])
         gxs = func.backward_accumulate(targets, gys, grad_inputs)
@@ -225,7 +224,7 @@ def _call_backward(func, targets, gys, grads):
     if hooks:
         for hook in hooks:
             hook.backward_postprocess(func, in_data, gy_data)
-    if config.debug:
+    if _config_local.__dict__.get('debug', _global_config['debug']):
         _check_finite(func, [None if g is None else g._array for g in gxs],
                       'backward')
     return gxs

@@ -15,12 +15,14 @@ from kusari.array import _cupy
 from kusari.array import backend
 from kusari.array import configuration
 from kusari.autograd import function_hook
+from kusari.autograd.utils import type_check
 from kusari.autograd.variable import Variable
 from kusari.autograd.variable import VariableNode
 
 _bare = Variable._bare
 _ndarray = numpy.ndarray
 _modules = sys.modules
+_weakref = weakref.ref
 _config_local = configuration.config._local
 _global_config = configuration.global_config.__dict__
 _hook_state = function_hook._local
@@ -45,6 +47,7 @@ class FunctionNode:
     _retained_output_data = None
     _local_function_hooks = None
     _type_checked = False
+    _accumulates = False
 
     @property
     def label(self):
@@ -136,22 +139,27 @@ class FunctionNode:
         if not (requires_grad and recording):
             return tuple([_bare(y, False) for y in outputs])
 
-        in_nodes = tuple([
-            x.node if isinstance(x, Variable) else _input_node(x)
-            for x in inputs])
-        rank = max([n.rank for n in in_nodes])
+        in_nodes = []
+        rank = 0
+        for x in inputs:
+            if isinstance(x, Variable):
+                node = x._node
+                if node is None:
+                    node = x.node
+            else:
+                node = _input_node(x)
+            in_nodes.append(node)
+            if node.rank > rank:
+                rank = node.rank
         self.rank = rank
-        self.inputs = in_nodes
-        out_rank = rank + 1
+        self.inputs = in_nodes = tuple(in_nodes)
         ret = []
         out_nodes = []
         for y in outputs:
             var = _bare(y, True)
-            node = var._node = VariableNode(var)
-            node.creator_node = self
-            node.rank = out_rank
+            node = var._node = _output_node(var, y, self, rank + 1)
             ret.append(var)
-            out_nodes.append(weakref.ref(node))
+            out_nodes.append(_weakref(node))
         self.outputs = tuple(out_nodes)
 
         indexes = self._input_indexes_to_retain
@@ -169,10 +177,11 @@ class FunctionNode:
         super().__init_subclass__(**kwargs)
         cls._type_checked = cls.check_type_forward is not \
             FunctionNode.check_type_forward
+        cls._accumulates = cls.backward_accumulate is not \
+            FunctionNode.backward_accumulate
 
     def _check_data_type_forward(self, in_data):
-        from kusari.autograd.utils import type_check
-        type_check.check_types(self.check_type_forward, in_data, self.label)
+        type_check.check_types(self.check_type_forward, in_data, self)
 
     def _all_hooks(self, global_hooks):
         hooks = list(global_hooks.values())
@@ -315,6 +324,23 @@ def _as_arrays(func, outputs):
                             f'a {type(y).__name__}')
         ret.append(y)
     return tuple(ret)
+
+
+def _output_node(var, array, creator, rank):
+    """The node of a new output Variable: its fields set in one go."""
+    node = _new_node(VariableNode)
+    node._variable = _weakref(var)
+    node.creator_node = creator
+    node.rank = rank
+    node.data = None
+    node.name = None
+    node.requires_grad = True
+    node.shape = array.shape
+    node.dtype = array.dtype
+    return node
+
+
+_new_node = object.__new__
 
 
 def _input_node(array):

@@ -15,6 +15,9 @@ from kusari.array import _cupy
 from kusari.array import backend
 
 
+_new_object = object.__new__
+
+
 def _is_array(x):
     return isinstance(x, numpy.ndarray) or _cupy.is_cupy_array(x)
 
@@ -160,10 +163,10 @@ class Variable:
         self._name = name
         self._grad_var = None if grad is None else Variable._bare(grad, True)
 
-    @classmethod
-    def _bare(cls, array, requires_grad):
+    @staticmethod
+    def _bare(array, requires_grad):
         """Wrap an array the core already knows to be valid: no checks."""
-        var = object.__new__(Variable)
+        var = _new_object(Variable)
         var._array = array
         var._requires_grad = requires_grad
         var._node = None

@@ -640,7 +640,8 @@ def check_types(check_type_forward, in_data, function_name,
     Args:
         check_type_forward: Callable taking a :class:`TypeInfoTuple`.
         in_data (tuple of arrays): The inputs.
-        function_name (str): The function checked, for the message.
+        function_name (str or FunctionNode): The function checked, for the
+            message (a node's ``label`` is read only if the check fails).
         input_names (tuple of str): Names of the inputs in the message
             (``('x', 'W')``); by default ``in_types[0]``, ``in_types[1]``...
     """
@@ -664,7 +665,7 @@ def check_types(check_type_forward, in_data, function_name,
     try:
         _run(check_type_forward, in_data, input_names, False)
     except InvalidType as error:
-        _in_function(error, function_name)
+        _in_function(error, _name_of(function_name))
         raise
     finally:
         _mode.light = outer
@@ -673,7 +674,13 @@ def check_types(check_type_forward, in_data, function_name,
     raise _in_function(InvalidType(
         'check_type_forward to fail in symbolic mode as in light mode',
         'it passed: its conditions must not depend on '
-        'type_check.in_light_mode()'), function_name)
+        'type_check.in_light_mode()'), _name_of(function_name))
+
+
+def _name_of(function):
+    """A function's name for messages: a string, or the ``label`` of the
+    FunctionNode given (read only on failure: labels may be computed)."""
+    return function if isinstance(function, str) else function.label
 
 
 def _run(check_type_forward, in_data, input_names, light):

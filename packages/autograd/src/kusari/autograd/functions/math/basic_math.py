@@ -289,9 +289,7 @@ class PowConstVar(_WithConstant):
         return grad_outputs[0] * y * log_value,
 
 
-def _is_operand_array(value):
-    return isinstance(value, (Variable, numpy.ndarray)) or \
-        _cupy.is_cupy_array(value)
+_OPERAND_TYPES = (Variable, numpy.ndarray)
 
 
 def _constant(x, value, op):
@@ -308,7 +306,7 @@ def _binary(node_class, constant_class, op):
     """A Variable operator: two-array node or a constant node."""
 
     def operator(self, other):
-        if _is_operand_array(other):
+        if isinstance(other, _OPERAND_TYPES) or _cupy.is_cupy_array(other):
             return node_class().apply((self, other))[0]
         return constant_class(_constant(self, other, op)).apply((self,))[0]
 
@@ -319,7 +317,7 @@ def _reflected(node_class, constant_class, op):
     """The reflected operator: ``other <op> self``."""
 
     def operator(self, other):
-        if _is_operand_array(other):
+        if isinstance(other, _OPERAND_TYPES) or _cupy.is_cupy_array(other):
             return node_class().apply((other, self))[0]
         return constant_class(_constant(self, other, op)).apply((self,))[0]
 
