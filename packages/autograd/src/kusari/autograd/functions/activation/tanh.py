@@ -1,6 +1,7 @@
 """Hyperbolic tangent."""
 from kusari.array import backend
 from kusari.autograd import function_node
+from kusari.autograd.functions.activation import _elementwise
 from kusari.autograd.functions.math.exponential import check_float_input
 
 
@@ -13,36 +14,24 @@ class Tanh(function_node.FunctionNode):
     def forward(self, inputs):
         x, = inputs
         self.retain_outputs((0,))
-        return backend.get_array_module(x).tanh(x),
+        xp = backend.get_array_module(x)
+        return xp.tanh(x, out=xp.empty_like(x)),
 
     def backward(self, indexes, grad_outputs):
         y, = self.get_retained_outputs()
         return TanhGrad().apply((y, grad_outputs[0]))
 
 
-class TanhGrad(function_node.FunctionNode):
-    """gx = gy * (1 - y^2), from the output y and its gradient gy."""
+class TanhGrad(_elementwise.DerivativeGrad):
+    """gx = gy * (1 - y^2), from the output y of tanh."""
 
-    def forward(self, inputs):
-        y, gy = inputs
-        self.retain_inputs((0, 1))
-        xp = backend.get_array_module(y)
-        # 1 - y^2 in place, then times gy: one new array (out= keeps 0-d
-        # results arrays, where NumPy would give scalars).
-        gx = xp.multiply(y, y, out=xp.empty_like(y))
-        xp.subtract(1, gx, out=gx)
-        gx *= gy
-        return gx,
+    def derivative(self, xp, y):
+        d = xp.multiply(y, y, out=xp.empty_like(y))
+        xp.subtract(y.dtype.type(1), d, out=d)
+        return d
 
-    def backward(self, indexes, grad_outputs):
-        y, gy = self.get_retained_inputs()
-        ggx, = grad_outputs
-        ret = []
-        if 0 in indexes:
-            ret.append(-2 * y * gy * ggx)
-        if 1 in indexes:
-            ret.append(ggx * (1 - y * y))
-        return ret
+    def second_derivative(self, y):
+        return -2 * y
 
 
 def tanh(x):

@@ -1,53 +1,46 @@
-"""Exponential and logarithm."""
-from kusari.array import backend
-from kusari.autograd import function_node
-from kusari.autograd.utils import type_check
+"""Exponential and logarithms."""
+import math
+
+from kusari.autograd.functions.math import _elementwise
+# Re-exported: other one-input functions (tanh) check their input with it.
+from kusari.autograd.functions.math._elementwise import check_float_input  # NOQA
 
 
-def check_float_input(in_types):
-    """The common check of one-input elementwise math: one float array."""
-    type_check.argname(in_types, ('x',))
-    type_check.expect(in_types[0].dtype.kind == 'f')
-
-
-class Exp(function_node.FunctionNode):
+class Exp(_elementwise.UnaryElementwise):
     """y = exp(x); dy/dx = y."""
 
-    @property
-    def label(self):
-        return 'exp'
+    name = 'exp'
+    retained = 'y'
 
-    def check_type_forward(self, in_types):
-        check_float_input(in_types)
-
-    def forward(self, inputs):
-        x, = inputs
-        self.retain_outputs((0,))
-        return backend.get_array_module(x).exp(x),
-
-    def backward(self, indexes, grad_outputs):
-        y, = self.get_retained_outputs()
-        return grad_outputs[0] * y,
+    def gradient(self, gy, x, y):
+        return gy * y
 
 
-class Log(function_node.FunctionNode):
+class Log(_elementwise.UnaryElementwise):
     """y = log(x); dy/dx = 1 / x."""
 
-    @property
-    def label(self):
-        return 'log'
+    name = 'log'
 
-    def check_type_forward(self, in_types):
-        check_float_input(in_types)
+    def gradient(self, gy, x, y):
+        return gy / x
 
-    def forward(self, inputs):
-        x, = inputs
-        self.retain_inputs((0,))
-        return backend.get_array_module(x).log(x),
 
-    def backward(self, indexes, grad_outputs):
-        x, = self.get_retained_inputs()
-        return grad_outputs[0] / x,
+class Log2(_elementwise.UnaryElementwise):
+    """y = log2(x); dy/dx = 1 / (x log 2)."""
+
+    name = 'log2'
+
+    def gradient(self, gy, x, y):
+        return gy / x * (1 / math.log(2))
+
+
+class Log10(_elementwise.UnaryElementwise):
+    """y = log10(x); dy/dx = 1 / (x log 10)."""
+
+    name = 'log10'
+
+    def gradient(self, gy, x, y):
+        return gy / x * (1 / math.log(10))
 
 
 def exp(x):
@@ -72,3 +65,27 @@ def log(x):
         Variable of the same shape and dtype.
     """
     return Log().apply((x,))[0]
+
+
+def log2(x):
+    """Elementwise logarithm to the base 2, :math:`\\log_2 x`.
+
+    Args:
+        x: Variable or array, float.
+
+    Returns:
+        Variable of the same shape and dtype.
+    """
+    return Log2().apply((x,))[0]
+
+
+def log10(x):
+    """Elementwise logarithm to the base 10, :math:`\\log_{10} x`.
+
+    Args:
+        x: Variable or array, float.
+
+    Returns:
+        Variable of the same shape and dtype.
+    """
+    return Log10().apply((x,))[0]

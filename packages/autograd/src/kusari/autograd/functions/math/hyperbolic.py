@@ -1,0 +1,44 @@
+"""Hyperbolic sine and cosine."""
+from kusari.autograd.functions.math import _elementwise
+
+
+class Sinh(_elementwise.UnaryElementwise):
+    """y = sinh(x); dy/dx = cosh(x)."""
+
+    name = 'sinh'
+
+    def gradient(self, gy, x, y):
+        return gy * cosh(x)
+
+
+class Cosh(_elementwise.UnaryElementwise):
+    """y = cosh(x); dy/dx = sinh(x)."""
+
+    name = 'cosh'
+
+    def gradient(self, gy, x, y):
+        return gy * sinh(x)
+
+
+def sinh(x):
+    """Elementwise hyperbolic sine.
+
+    Args:
+        x: Variable or array, float.
+
+    Returns:
+        Variable of the same shape and dtype.
+    """
+    return Sinh().apply((x,))[0]
+
+
+def cosh(x):
+    """Elementwise hyperbolic cosine.
+
+    Args:
+        x: Variable or array, float.
+
+    Returns:
+        Variable of the same shape and dtype.
+    """
+    return Cosh().apply((x,))[0]

@@ -1,0 +1,70 @@
+"""Tensor dot product along chosen axes."""
+import math
+
+from kusari.autograd.functions.array import _axes
+from kusari.autograd.functions.array.reshape import reshape
+from kusari.autograd.functions.array.swapaxes import permute
+from kusari.autograd.functions.math.matmul import matmul
+from kusari.autograd.variable import as_variable
+
+
+def _summed_axes(a, b, axes):
+    """The paired axes of ``a`` and ``b`` from ``axes`` (an int, or a
+    pair of ints or sequences), normalized to non-negative tuples."""
+    if isinstance(axes, int) and not isinstance(axes, bool):
+        if not 0 <= axes <= min(a.ndim, b.ndim):
+            raise ValueError(f'tensordot: axes must be in [0, '
+                             f'{min(a.ndim, b.ndim)}] for inputs of ndim '
+                             f'{a.ndim} and {b.ndim}; got {axes}')
+        return tuple(range(a.ndim - axes, a.ndim)), tuple(range(axes))
+    try:
+        a_axes, b_axes = axes
+    except (TypeError, ValueError):
+        raise TypeError(f'tensordot: axes must be an int or a pair of axis '
+                        f'sequences; got {axes!r}') from None
+    a_axes = _axes.normalize_axes('tensordot', 'axes[0]', a_axes, a.ndim)
+    b_axes = _axes.normalize_axes('tensordot', 'axes[1]', b_axes, b.ndim)
+    if len(a_axes) != len(b_axes):
+        raise ValueError(f'tensordot: axes pairs {len(a_axes)} axes of a '
+                         f'with {len(b_axes)} axes of b')
+    return a_axes, b_axes
+
+
+def tensordot(a, b, axes=2):
+    """Tensor dot product: the sum of products over paired axes, as
+    :func:`numpy.tensordot`.
+
+    The paired axes are gathered into one and the product computed as a
+    matrix product, which also gives the gradients (of any order).
+
+    Args:
+        a: Variable or array, float.
+        b: Variable or array of the same dtype.
+        axes: an int ``n`` (the last ``n`` axes of ``a`` with the first
+            ``n`` of ``b``), or a pair of sequences of axes of ``a`` and
+            of ``b``, paired in order.
+
+    Returns:
+        Variable of shape (free axes of ``a``) + (free axes of ``b``).
+    """
+    a = as_variable(a)
+    b = as_variable(b)
+    a_axes, b_axes = _summed_axes(a, b, axes)
+    for i, j in zip(a_axes, b_axes):
+        if a.shape[i] != b.shape[j]:
+            raise ValueError(f'tensordot: axis {i} of a (length '
+                             f'{a.shape[i]}) is paired with axis {j} of b '
+                             f'(length {b.shape[j]})')
+    if a.dtype != b.dtype:
+        raise TypeError(f'tensordot: a and b must have one dtype; got '
+                        f'{a.dtype} and {b.dtype}')
+    a_free = [i for i in range(a.ndim) if i not in a_axes]
+    b_free = [j for j in range(b.ndim) if j not in b_axes]
+    a_shape = tuple(a.shape[i] for i in a_free)
+    b_shape = tuple(b.shape[j] for j in b_free)
+    summed = math.prod(a.shape[i] for i in a_axes)
+    a_matrix = reshape(permute(a, a_free + list(a_axes)),
+                       (math.prod(a_shape), summed))
+    b_matrix = reshape(permute(b, list(b_axes) + b_free),
+                       (summed, math.prod(b_shape)))
+    return reshape(matmul(a_matrix, b_matrix), a_shape + b_shape)
