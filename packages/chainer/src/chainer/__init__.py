@@ -27,6 +27,17 @@ from kusari.autograd import no_backprop_mode  # NOQA: E402
 from kusari.autograd.function import Function  # NOQA: E402
 from kusari.autograd.function import FunctionAdapter  # NOQA: E402
 from kusari.autograd.function_hook import FunctionHook  # NOQA: E402
+from kusari.links import Chain  # NOQA: E402
+from kusari.links import ChainList  # NOQA: E402
+from kusari.links import DictSummary  # NOQA: E402
+from kusari.links import Link  # NOQA: E402
+from kusari.links import LinkHook  # NOQA: E402
+from kusari.links import Reporter  # NOQA: E402
+from kusari.links import Sequential  # NOQA: E402
+from kusari.links import Summary  # NOQA: E402
+from kusari.links import get_current_reporter  # NOQA: E402
+from kusari.links import report  # NOQA: E402
+from kusari.links import report_scope  # NOQA: E402
 from kusari.serializers import AbstractSerializer  # NOQA: E402
 from kusari.serializers import Deserializer  # NOQA: E402
 from kusari.serializers import Serializer  # NOQA: E402
@@ -42,6 +53,9 @@ from chainer import functions  # NOQA: E402,F401
 from chainer import gradient_check  # NOQA: E402,F401
 from chainer import initializers  # NOQA: E402,F401
 from chainer import iterators  # NOQA: E402,F401
+from chainer import link_hooks  # NOQA: E402,F401
+from chainer import links  # NOQA: E402,F401
+from chainer import reporter  # NOQA: E402,F401
 from chainer import serializers  # NOQA: E402,F401
 from chainer import testing  # NOQA: E402,F401
 from chainer import utils  # NOQA: E402,F401

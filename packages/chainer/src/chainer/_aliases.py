@@ -11,7 +11,8 @@ import importlib.machinery
 import importlib.util
 import sys
 
-# Chainer path -> Kusari path; a path covers its submodules too.
+# Chainer path -> Kusari path; a path covers its submodules too, and the
+# longest matching path wins.
 ALIASES = {
     'chainer.backend': 'kusari.array.backend',
     'chainer.backends.cuda': 'kusari.array.cuda',
@@ -28,7 +29,13 @@ ALIASES = {
     'chainer.gradient_check': 'kusari.autograd.gradient_check',
     'chainer.initializer': 'kusari.array.initializers',
     'chainer.initializers': 'kusari.array.initializers',
+    'chainer.link': 'kusari.links.link',
+    'chainer.link_hook': 'kusari.links.link_hook',
+    'chainer.link_hooks': 'kusari.links.link_hooks',
+    'chainer.links': 'kusari.links.links',
     'chainer.iterators': 'kusari.datasets.iterators',
+    'chainer.reporter': 'kusari.links.reporter',
+    'chainer.sequential': 'kusari.links.sequential',
     'chainer.serializer': 'kusari.serializers.serializer',
     'chainer.serializers': 'kusari.serializers',
     'chainer.testing.array': 'kusari.autograd.testing.array',
@@ -48,9 +55,12 @@ ALIASES = {
 }
 
 
+_LONGEST_FIRST = sorted(ALIASES.items(), key=lambda item: -len(item[0]))
+
+
 def target_of(fullname):
     """The Kusari module name serving ``fullname``, or None."""
-    for prefix, target in ALIASES.items():
+    for prefix, target in _LONGEST_FIRST:
         if fullname == prefix:
             return target
         if fullname.startswith(prefix + '.'):

@@ -199,7 +199,8 @@ def check_backward(func, x_data, y_grad, params=(), eps=1e-3, atol=1e-5,
     base_inputs = [
         x.astype(compute_dtype) if compute_dtype is not None
         and x.dtype.kind == 'f' else x.copy() for x in x_data]
-    base_params = [p.array.copy() for p in params]
+    base_params = [p.array.astype(compute_dtype) if compute_dtype is not None
+                   else p.array.copy() for p in params]
     target_base = [base_inputs[i] for i, skip in enumerate(no_grads)
                    if not skip] + base_params
     xp = backend.get_array_module(*x_data)

@@ -608,9 +608,21 @@ class Parameter(Variable):
         if self.update_rule is not None:
             self.update_rule.update(self)
 
+    def __copy__(self):
+        param = Parameter.__new__(Parameter)
+        for name in ('_array', '_requires_grad', '_name', '_grad_var',
+                     'initializer', 'update_rule', '_grad_initializer',
+                     '_device_for_init'):
+            setattr(param, name, getattr(self, name))
+        param._node = None
+        param.__dict__.update(self.__dict__)
+        return param
+
     def __reduce__(self):
         return _rebuild_parameter, (self._array, self._name, self.grad,
-                                    self.initializer, self.update_rule)
+                                    self.initializer, self.update_rule,
+                                    self._requires_grad,
+                                    self._device_for_init)
 
 
 def _initializer_dtype(initializer):
@@ -618,13 +630,17 @@ def _initializer_dtype(initializer):
     return get_dtype(getattr(initializer, 'dtype', None))
 
 
-def _rebuild_parameter(array, name, grad, initializer, update_rule):
+def _rebuild_parameter(array, name, grad, initializer, update_rule,
+                       requires_grad=True, device=None):
     param = Parameter(array if array is not None else initializer,
                       name=name)
     param.initializer = initializer
     if grad is not None:
         param.grad = grad
     param.update_rule = update_rule
+    param._requires_grad = requires_grad
+    if device is not None:
+        param._device_for_init = device
     return param
 
 

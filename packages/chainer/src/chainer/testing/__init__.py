@@ -3,3 +3,6 @@ from kusari.autograd.testing import *  # NOQA
 from kusari.serializers.testing import save_and_load  # NOQA
 from kusari.serializers.testing import save_and_load_hdf5  # NOQA
 from kusari.serializers.testing import save_and_load_npz  # NOQA
+from kusari.links.testing import InitializerArgument  # NOQA
+from kusari.links.testing import LinkInitializersTestCase  # NOQA
+from kusari.links.testing import LinkTestCase  # NOQA

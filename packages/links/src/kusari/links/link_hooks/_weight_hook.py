@@ -1,0 +1,53 @@
+"""What the weight-reparametrizing hooks share: during a link's forward,
+its weight parameter is replaced by a function of it, then put back."""
+from kusari.links import link_hook
+
+
+class WeightHook(link_hook.LinkHook):
+    """Base of hooks that make a link compute with ``transform(W)``.
+
+    Subclasses implement :meth:`normalize_weight`; the hook works only on
+    one link (``link.add_hook``), whose ``weight_name`` parameter it swaps
+    for the forward.
+    """
+
+    def __init__(self, weight_name, name):
+        self.weight_name = weight_name
+        if name is not None:
+            self.name = name
+        self._originals = []
+
+    def added(self, link):
+        if link is None:
+            raise ValueError(f'{type(self).__name__}: the hook works on one '
+                             f'link; register it with link.add_hook')
+        if self.weight_name not in link._params:
+            raise ValueError(
+                f'{type(self).__name__}: {type(link).__name__} has no '
+                f'parameter {self.weight_name!r}')
+
+    def normalize_weight(self, link):
+        """Return the weight to compute with, a function of the link's."""
+        raise NotImplementedError(
+            f'{type(self).__name__} must implement normalize_weight')
+
+    def prepare(self, link, args):
+        """Called before the first swap; lazy weights are known here."""
+
+    def forward_preprocess(self, args):
+        link = args.link
+        weight = getattr(link, self.weight_name)
+        if weight.array is None:
+            raise RuntimeError(
+                f'{type(self).__name__}: the weight {self.weight_name!r} of '
+                f'{type(link).__name__} is not initialized; initialize it '
+                f'(call the link once) before adding the hook')
+        self.prepare(link, args)
+        normalized = self.normalize_weight(link)
+        self._originals.append(weight)
+        # A plain attribute for the call: the registered Parameter is put
+        # back by forward_postprocess.
+        link.__dict__[self.weight_name] = normalized
+
+    def forward_postprocess(self, args):
+        args.link.__dict__[self.weight_name] = self._originals.pop()
