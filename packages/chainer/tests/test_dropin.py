@@ -3,6 +3,8 @@ import importlib
 import io
 import contextlib
 import runpy
+import subprocess
+import sys
 from pathlib import Path
 
 import numpy as np
@@ -14,7 +16,7 @@ ISSUE_NAMES = [
     'Variable', 'Parameter', 'FunctionNode', 'Function', 'FunctionAdapter',
     'functions', 'gradient_check', 'backend', 'backends', 'config',
     'global_config', 'using_config', 'no_backprop_mode',
-    'force_backprop_mode', 'grad', 'backward', 'initializers', 'testing',
+    'force_backprop_mode', 'grad', 'backward', 'initializers',
     'utils', 'computational_graph', 'function_hooks', 'get_device',
     'using_device', 'get_dtype', 'mixed16', 'DeviceResident',
     'as_variable', 'as_array', 'datasets', 'dataset', 'iterators',
@@ -41,6 +43,16 @@ def test_name_exists(name):
 def test_module_paths_are_the_kusari_modules(chainer_path, kusari_path):
     assert importlib.import_module(chainer_path) is \
         importlib.import_module(kusari_path)
+
+
+def test_import_needs_no_test_tools():
+    """``import chainer`` works where pytest is absent, as in Chainer;
+    ``chainer.testing`` is imported on demand."""
+    code = ('import sys, chainer; '
+            'assert "pytest" not in sys.modules, "pytest imported"')
+    subprocess.run([sys.executable, '-c', code], check=True)
+    import chainer.testing
+    assert chainer.testing.product({'a': [1]}) == [{'a': 1}]
 
 
 def test_classes_are_shared():

@@ -57,7 +57,6 @@ from chainer import link_hooks  # NOQA: E402,F401
 from chainer import links  # NOQA: E402,F401
 from chainer import reporter  # NOQA: E402,F401
 from chainer import serializers  # NOQA: E402,F401
-from chainer import testing  # NOQA: E402,F401
 from chainer import utils  # NOQA: E402,F401
 from chainer import variable  # NOQA: E402,F401
 

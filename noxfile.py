@@ -1,0 +1,235 @@
+"""Sessions: each package alone, conformance per device, lint, demo, bench.
+
+Run through ``python run.py`` (which installs nox where it is missing) or
+``nox -s NAME``.  Local packages are installed from their directories, not
+editable, so a session sees what a user's ``pip install`` would give; which
+local packages a package needs is read from its ``pyproject.toml``.
+"""
+import dataclasses
+import glob
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import nox
+from packaging.requirements import Requirement
+from packaging.utils import canonicalize_name
+
+try:
+    import tomllib
+except ModuleNotFoundError:  # Python 3.10
+    import tomli as tomllib
+
+ROOT = Path(__file__).resolve().parent
+TEST_TOOLS = ('pytest', 'hypothesis', 'scipy')
+RUFF = 'ruff==0.17.6'
+LINTED = ('packages', 'conformance', 'bench', 'demo', 'examples',
+          'noxfile.py', 'run.py', 'conftest.py')
+# Extras that need hardware: installed only where the hardware is found.
+GPU_EXTRAS = frozenset({'cuda'})
+TORCH_WHEELS = '/opt/wheels/torch-2.13.0+cpu-*.whl'
+# pytest's exit code when it ran nothing: accepted only where CUDA is absent.
+PYTEST_NOTHING_RAN = 5
+CUDA_PROBE = """\
+try:
+    import cupy
+    count = cupy.cuda.runtime.getDeviceCount()
+except Exception as error:
+    print(f'{type(error).__name__}: {error}')
+else:
+    print('available' if count else 'CuPy sees no GPU')
+"""
+
+nox.options.sessions = ['tests', 'conformance', 'lint']
+
+
+@dataclasses.dataclass(frozen=True)
+class LocalPackage:
+    """One of packages/*: where it is, what it needs, its extras."""
+
+    directory: Path
+    distribution: str
+    requires: tuple
+    extras: tuple
+    build_requires: tuple
+
+    def spec(self, with_extras):
+        """Its pip argument, with its extras that need no GPU if asked."""
+        extras = [e for e in self.extras if e not in GPU_EXTRAS]
+        if with_extras and extras:
+            return f'{self.directory}[{",".join(extras)}]'
+        return str(self.directory)
+
+
+def _read_local_packages():
+    """Every packages/*/pyproject.toml, by canonical distribution name."""
+    found = {}
+    for pyproject in sorted(ROOT.glob('packages/*/pyproject.toml')):
+        with pyproject.open('rb') as file:
+            metadata = tomllib.load(file)
+        project = metadata['project']
+        requires = tuple(canonicalize_name(Requirement(r).name)
+                         for r in project.get('dependencies', ()))
+        name = canonicalize_name(project['name'])
+        found[name] = LocalPackage(
+            pyproject.parent, name, requires,
+            tuple(project.get('optional-dependencies', {})),
+            tuple(metadata['build-system']['requires']))
+    return found
+
+
+LOCAL = _read_local_packages()
+
+
+def _with_local_dependencies(roots):
+    """``roots`` and the local packages they need, each after its needs."""
+    ordered = {}
+
+    def visit(package):
+        for name in package.requires:
+            if name in LOCAL and name not in ordered:
+                visit(LOCAL[name])
+        ordered[package.distribution] = package
+
+    for root in roots:
+        if root.distribution not in ordered:
+            visit(root)
+    return list(ordered.values())
+
+
+# By directory name (``array``), in dependency order.
+PACKAGES = {p.directory.name: p
+            for p in _with_local_dependencies(LOCAL.values())}
+
+
+def _gpu_present():
+    """Whether an NVIDIA GPU answers, so that CuPy is worth installing."""
+    if shutil.which('nvidia-smi') is None:
+        return False
+    probe = subprocess.run(['nvidia-smi', '-L'], capture_output=True,
+                           text=True)
+    return probe.returncode == 0 and 'GPU' in probe.stdout
+
+
+def _install(session, packages, tools=(), extras_for=None):
+    """Install local packages and tools in one pip call.
+
+    One call lets pip take every ``kusari-*==0.1.0`` requirement from the
+    given directories instead of looking for it on the index.  Extras are
+    added for the packages in ``extras_for`` (all of them when None).
+    The build backend is installed first and shared by every build, which
+    is several times faster than an isolated build environment for each.
+    """
+    packages = list(packages)
+    session.install(*sorted({r for p in packages for r in p.build_requires}))
+    specs = [p.spec(with_extras=extras_for is None or p in extras_for)
+             for p in packages]
+    session.install('--no-build-isolation', *specs, *tools)
+
+
+@nox.session
+@nox.parametrize('package', list(PACKAGES))
+def tests(session, package):
+    """One package alone: only it and what it declares, then its tests."""
+    under_test = PACKAGES[package]
+    _install(session, _with_local_dependencies([under_test]), TEST_TOOLS,
+             extras_for={under_test})
+    session.run('pytest', f'packages/{package}/tests', '-q',
+                *session.posargs)
+
+
+@nox.session
+@nox.parametrize('device', ['numpy', 'cuda'])
+def conformance(session, device):
+    """Every function's conformance checks on one device.
+
+    On ``cuda`` without CuPy or a GPU the checks skip, and the session says
+    why and succeeds.
+    """
+    tools = TEST_TOOLS
+    if device == 'cuda' and _gpu_present():
+        tools += (f'{PACKAGES["array"].directory}[cuda]',)
+    _install(session, PACKAGES.values(), tools)
+    success_codes = [0]
+    if device == 'cuda':
+        # The verdict is the last line: CuPy may warn before it.
+        reason = session.run('python', '-c', CUDA_PROBE,
+                             silent=True).strip().splitlines()[-1]
+        if reason != 'available':
+            session.log(f'CUDA is unavailable ({reason}): the tests skip.')
+            success_codes.append(PYTEST_NOTHING_RAN)
+    session.run('pytest', 'conformance', '-q', f'--device={device}',
+                *session.posargs, success_codes=success_codes)
+
+
+@nox.session
+def lint(session):
+    """ruff over the code (its settings are in pyproject.toml)."""
+    session.install(RUFF)
+    targets = [t for t in LINTED if (ROOT / t).exists()]
+    session.run('ruff', 'check', *targets, *session.posargs)
+
+
+@nox.session
+def demo(session):
+    """The walkthrough a new user reads, run end to end."""
+    _install(session, PACKAGES.values())
+    session.run('python', 'demo/walkthrough.py', *session.posargs)
+
+
+def _torch_requirement():
+    """The CPU torch wheel on this disk, else the exact release."""
+    wheels = glob.glob(TORCH_WHEELS)
+    return wheels[0] if wheels else 'torch==2.13.0'
+
+
+ORACLES = {
+    # Chainer 7.8.1 builds only with an old setuptools and NumPy 1.
+    'chainer': ((('setuptools<74', 'wheel'),
+                 ('--no-build-isolation', 'chainer==7.8.1', 'numpy<2',
+                  'scipy', 'pytest')),
+                'import chainer; assert chainer.__version__ == "7.8.1"'),
+    'torch': (((_torch_requirement(), 'numpy'),),
+              'import torch; assert torch.__version__.startswith("2.13.0")'),
+}
+
+
+def _oracle_python(session, name):
+    """The python of ``.nox/oracle-<name>``, made on first use and kept.
+
+    Its pins never change, so it is reused even where nox makes the
+    session environments anew.
+    """
+    installs, check = ORACLES[name]
+    location = ROOT / '.nox' / f'oracle-{name}'
+    python = str(location / 'bin' / 'python')
+    ready = Path(python).exists() and subprocess.call(
+        [python, '-c', check], stderr=subprocess.DEVNULL) == 0
+    if not ready:
+        session.run(sys.executable, '-m', 'venv', '--clear', str(location),
+                    external=True)
+        for arguments in installs:
+            session.run(python, '-m', 'pip', 'install', *arguments,
+                        external=True)
+    return python
+
+
+@nox.session
+def bench(session):
+    """Per-op overhead: Kusari, Chainer 7.8.1 and PyTorch, interleaved."""
+    _install(session, PACKAGES.values())
+    session.run('python', 'bench/compare.py',
+                '--kusari', str(Path(session.bin) / 'python'),
+                '--chainer', _oracle_python(session, 'chainer'),
+                '--torch', _oracle_python(session, 'torch'),
+                *session.posargs)
+
+
+@nox.session
+def differential(session):
+    """Kusari against Chainer 7.8.1 run in its own environment."""
+    _install(session, PACKAGES.values(), TEST_TOOLS)
+    oracle = _oracle_python(session, 'chainer')
+    session.run('pytest', 'conformance/differential', '-q',
+                *session.posargs, env={'KUSARI_ORACLE_PYTHON': oracle})
