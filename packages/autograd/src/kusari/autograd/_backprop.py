@@ -135,6 +135,10 @@ def _traverse(outputs, grad_outputs, retain_grad, enable_double_backprop,
     min_rank = min(n.rank for n in stop_nodes) if stop_nodes else -1
     push = heapq.heappush
     pop = heapq.heappop
+    # Hooks and debug mode are read once per pass; a function with local
+    # hooks or its own accumulation also takes the general path.
+    general = bool(_hook_state.__dict__.get('hooks')) or \
+        _config_local.__dict__.get('debug', _global_config['debug'])
     with using_config('enable_backprop', enable_double_backprop):
         add = _adder(enable_double_backprop)
         for y, gy in zip(outputs, grad_outputs):
@@ -149,9 +153,15 @@ def _traverse(outputs, grad_outputs, retain_grad, enable_double_backprop,
                 push(heap, (-func.rank, len(pushed), func))
         while heap:
             func = pop(heap)[2]
-            out_nodes = [ref() for ref in func.outputs]
-            gys = tuple([grads.pop(n, None) if n is not None else None
-                         for n in out_nodes])
+            refs = func.outputs
+            if len(refs) == 1:
+                node = refs[0]()
+                out_nodes = (node,)
+                gys = (None if node is None else grads.pop(node, None),)
+            else:
+                out_nodes = [ref() for ref in refs]
+                gys = tuple([None if n is None else grads.pop(n, None)
+                             for n in out_nodes])
             if stop_nodes is not None:
                 for n, gy in zip(out_nodes, gys):
                     if n in stop_nodes and gy is not None:
@@ -166,7 +176,12 @@ def _traverse(outputs, grad_outputs, retain_grad, enable_double_backprop,
                              if n.requires_grad])
             if not targets:
                 continue
-            gxs = _call_backward(func, targets, gys, grads)
+            if general or func._accumulates or func._local_function_hooks:
+                gxs = _call_backward(func, targets, gys, grads)
+            else:
+                gxs = func.backward(targets, gys)
+                if len(gxs) != len(targets):
+                    gxs = _targets_only(func, gxs, targets)
             for i, gx in zip(targets, gxs):
                 if gx is None:
                     continue
@@ -213,14 +228,7 @@ def _call_backward(func, targets, gys, grads):
     else:
         gxs = func.backward(targets, gys)
         if len(gxs) != len(targets):
-            if len(gxs) != len(func.inputs):
-                raise ValueError(
-                    f'{func.label}.backward returned {len(gxs)} gradients; '
-                    f'expected {len(func.inputs)} (one per input) or '
-                    f'{len(targets)} (one per target index)')
-            gxs = tuple([gxs[i] for i in targets])
-    if type(gxs) is not tuple:
-        gxs = tuple(gxs)
+            gxs = _targets_only(func, gxs, targets)
     if hooks:
         for hook in hooks:
             hook.backward_postprocess(func, in_data, gy_data)
@@ -228,6 +236,16 @@ def _call_backward(func, targets, gys, grads):
         _check_finite(func, [None if g is None else g._array for g in gxs],
                       'backward')
     return gxs
+
+
+def _targets_only(func, gxs, targets):
+    """The gradients of the targets, from one gradient per input."""
+    if len(gxs) != len(func.inputs):
+        raise ValueError(
+            f'{func.label}.backward returned {len(gxs)} gradients; '
+            f'expected {len(func.inputs)} (one per input) or '
+            f'{len(targets)} (one per target index)')
+    return [gxs[i] for i in targets]
 
 
 def _raise_grad_mismatch(func, index, node, gx):

@@ -23,6 +23,7 @@ _bare = Variable._bare
 _ndarray = numpy.ndarray
 _modules = sys.modules
 _weakref = weakref.ref
+_check_types = type_check.check_types
 _config_local = configuration.config._local
 _global_config = configuration.global_config.__dict__
 _hook_state = function_hook._local
@@ -112,7 +113,7 @@ class FunctionNode:
             _check_same_device(self, in_data)
         if recording and self._type_checked and local_config.get(
                 'type_check', _global_config['type_check']):
-            self._check_data_type_forward(in_data)
+            _check_types(self.check_type_forward, in_data, self)
 
         hooks = _hook_state.__dict__.get('hooks')
         if hooks or self._local_function_hooks:
@@ -179,9 +180,6 @@ class FunctionNode:
             FunctionNode.check_type_forward
         cls._accumulates = cls.backward_accumulate is not \
             FunctionNode.backward_accumulate
-
-    def _check_data_type_forward(self, in_data):
-        type_check.check_types(self.check_type_forward, in_data, self)
 
     def _all_hooks(self, global_hooks):
         hooks = list(global_hooks.values())
