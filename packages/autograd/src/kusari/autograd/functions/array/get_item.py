@@ -12,10 +12,10 @@ from kusari.autograd.variable import Variable
 def _normalize(slices):
     """Turn Variables inside an index into arrays; keep a tuple form."""
     if isinstance(slices, list):
-        # NumPy 2 reads a list index as an integer array, so do we.
-        slices = numpy.asarray(slices) if all(
-            isinstance(s, (int, numpy.integer, bool)) for s in slices) \
-            else tuple(slices)
+        # NumPy 2 reads a list index, nested or empty, as one integer (or
+        # boolean) array, so do we.
+        slices = numpy.asarray(slices) if slices else \
+            numpy.empty(0, numpy.intp)
     if not isinstance(slices, tuple):
         slices = (slices,)
     return tuple(s.array if isinstance(s, Variable) else s for s in slices)

@@ -1,0 +1,1 @@
+"""The conformance harness: strategies, records and generic checks."""

@@ -1,0 +1,32 @@
+"""Hypothesis settings of the conformance tests, chosen per run.
+
+``ci``: few examples, derandomized, so CI runs the same cases every time;
+``thorough``: many random ones. Applied to the conformance tests only
+(:func:`conformance_settings`), never loaded globally, so other Hypothesis
+tests of the same pytest run keep their own settings.
+"""
+from hypothesis import HealthCheck
+from hypothesis import settings
+
+# Large arrays and several draws per example are expected here.
+_SLOW_DRAWS = [HealthCheck.too_slow, HealthCheck.data_too_large]
+PROFILES = {
+    'ci': settings(max_examples=10, deadline=None, derandomize=True,
+                   database=None, suppress_health_check=_SLOW_DRAWS),
+    'thorough': settings(max_examples=300, deadline=None, print_blob=True,
+                         suppress_health_check=_SLOW_DRAWS),
+}
+_chosen = {'name': 'ci'}
+
+
+def choose(name):
+    """Make ``name`` the profile of the tests imported from now on."""
+    if name not in PROFILES:
+        raise ValueError(f'choose: unknown profile {name!r}; expected one '
+                         f'of {sorted(PROFILES)}')
+    _chosen['name'] = name
+
+
+def conformance_settings(test):
+    """Decorator: apply the chosen profile to a Hypothesis test."""
+    return PROFILES[_chosen['name']](test)

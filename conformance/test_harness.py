@@ -1,0 +1,87 @@
+"""The harness itself: strategies draw what they promise, records refuse
+incomplete declarations."""
+import numpy
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from harness import record as record_module
+from harness.profiles import conformance_settings
+from harness import strategies
+
+
+@conformance_settings
+@given(st.data())
+def test_shapes_respect_bounds(data):
+    shape = data.draw(strategies.shapes(min_dims=1, max_dims=3, min_side=2,
+                                        max_side=4))
+    assert 1 <= len(shape) <= 3
+    assert all(2 <= side <= 4 for side in shape)
+
+
+@conformance_settings
+@given(st.data())
+def test_zero_size_shapes_are_empty(data):
+    with strategies.zero_size_shapes():
+        shape = data.draw(strategies.shapes())
+    assert len(shape) >= 1 and 0 in shape
+
+
+@conformance_settings
+@given(st.data())
+def test_broadcastable_shapes_broadcast_to_the_shape(data):
+    shape = data.draw(strategies.shapes())
+    operand = data.draw(strategies.broadcastable_shapes(shape))
+    assert numpy.broadcast_shapes(operand, shape) == shape
+
+
+@conformance_settings
+@given(st.data(), st.integers(1, 4))
+def test_mutually_broadcastable_gives_exactly_the_shape(data, n):
+    shape = data.draw(strategies.shapes())
+    operands = data.draw(strategies.mutually_broadcastable(n, shape))
+    assert len(operands) == n
+    assert numpy.broadcast_shapes(*operands) == shape
+
+
+@conformance_settings
+@given(st.data())
+def test_floats_keep_away_from_kinks(data):
+    x = data.draw(strategies.floats(away_from=[0.0, 1.0], margin=0.2,
+                                    dtype=strategies.dtypes()))
+    assert x.dtype in strategies.FLOAT_DTYPES
+    values = x.astype(numpy.float64)
+    # Rounding to the dtype moves a value of magnitude <= 2 by <= eps.
+    slack = numpy.finfo(x.dtype).eps
+    for kink in (0.0, 1.0):
+        assert (abs(values - kink) >= 0.2 - slack).all()
+    assert (values >= -2.0 - slack).all() and (values <= 2.0 + slack).all()
+
+
+@conformance_settings
+@given(st.data())
+def test_positive_floats(data):
+    x = data.draw(strategies.floats(positive=True, margin=0.3))
+    assert (x >= 0.3).all()
+
+
+def test_floats_refuse_kinks_without_room():
+    with pytest.raises(ValueError, match='closer than twice the margin'):
+        strategies.floats(away_from=[0.0, 0.1], margin=0.1)
+
+
+def test_record_needs_a_reason_to_turn_a_check_off(monkeypatch):
+    monkeypatch.setattr(record_module, 'RECORDS', {})
+    with pytest.raises(ValueError, match='reason'):
+        record_module.record('f', abs, inputs=(strategies.floats(),))
+
+
+def test_record_tolerance_overrides_merge(monkeypatch):
+    monkeypatch.setattr(record_module, 'RECORDS', {})
+    entry = record_module.record(
+        'f', abs, reference=numpy.abs, inputs=(strategies.floats(),),
+        tolerances={numpy.float16: {'forward': {'atol': 0.5}}})
+    assert entry.tolerance(numpy.float16, 'forward') == {
+        'atol': 0.5, 'rtol': 1e-2}
+    assert entry.tolerance(numpy.float32, 'forward') == (
+        record_module.DEFAULT_TOLERANCES[numpy.dtype('float32')]['forward'])
