@@ -416,8 +416,10 @@ def test_expressions_compute_and_render_like_python(build, shape):
         expected = outcome(lambda: build(light_types))
     built = outcome(lambda: build(type_check.get_types(
         data, 'in_types', False)))
-    if built[0] == 'error':  # constants only: computed while built
-        assert built == expected
+    if built[0] == 'error':  # constants computed while built
+        # With two failing subterms, the light run meets the first while
+        # the symbolic build meets the first constant one: either error.
+        assert expected[0] == 'error'
         return
     symbolic = built[1]
     assert outcome(lambda: type_check.eval(symbolic)) == expected

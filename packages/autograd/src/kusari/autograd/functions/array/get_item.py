@@ -4,6 +4,7 @@ import numpy
 from kusari.array import _cupy
 from kusari.array import backend
 from kusari.autograd import function_node
+from kusari.autograd.functions.array._scatter import scatter_add
 from kusari.autograd.utils import type_check
 from kusari.autograd.utils.array import force_array
 from kusari.autograd.variable import Variable
@@ -54,10 +55,7 @@ class GetItemGrad(function_node.FunctionNode):
         gy, = inputs
         xp = backend.get_array_module(gy)
         gx = xp.zeros(self._in_shape, self._in_dtype)
-        if xp is numpy:
-            numpy.add.at(gx, self.slices, gy)
-        else:
-            gx.scatter_add(self.slices, gy)
+        scatter_add(gx, self.slices, gy)
         return gx,
 
     def backward(self, indexes, grad_outputs):

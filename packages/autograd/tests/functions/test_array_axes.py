@@ -1,0 +1,83 @@
+"""Reshaping and axis functions beyond the conformance records: argument
+errors and NumPy parity of the axis conventions."""
+import numpy
+import pytest
+
+from kusari.autograd import Variable
+from kusari.autograd import functions as F
+from kusari.autograd.utils import type_check
+
+X = numpy.arange(24, dtype=numpy.float32).reshape(2, 3, 4)
+
+
+@pytest.mark.parametrize('func, match', [
+    (lambda: F.expand_dims(X, 4), 'expand_dims: axis'),
+    (lambda: F.expand_dims(X, -5), 'expand_dims: axis'),
+    (lambda: F.swapaxes(X, 0, 3), 'swapaxes: axis2'),
+    (lambda: F.moveaxis(X, 3, 0), 'moveaxis: source'),
+    (lambda: F.rollaxis(X, 0, 4), 'rollaxis: start'),
+    (lambda: F.rollaxis(X, 0, -4), 'rollaxis: start'),
+    (lambda: F.squeeze(X, 3), 'squeeze: axis'),
+    (lambda: F.diagonal(X, 0, 0, 5), 'diagonal: axis2'),
+    (lambda: F.fliplr(X[0, 0]), 'fliplr'),
+    (lambda: F.flipud(numpy.asarray(1, 'f')), 'flipud'),
+])
+def test_axis_out_of_range(func, match):
+    with pytest.raises(type_check.InvalidType, match=match):
+        func()
+
+
+def test_flip_axis_out_of_range_is_a_type_error():
+    with pytest.raises(type_check.InvalidType, match='axis'):
+        F.flip(X, 3)
+    with pytest.raises(TypeError, match='flip: axis'):
+        F.flip(X, None)
+
+
+def test_rollaxis_negative_start_counts_from_ndim():
+    for axis in range(-3, 3):
+        for start in range(-3, 4):
+            numpy.testing.assert_array_equal(
+                F.rollaxis(X, axis, start).array,
+                numpy.rollaxis(X, axis, start))
+
+
+def test_moveaxis_errors():
+    with pytest.raises(ValueError, match='same number'):
+        F.moveaxis(X, (0, 1), 2)
+    with pytest.raises(ValueError, match='repeats'):
+        F.moveaxis(X, (0, 0), (1, 2))
+
+
+def test_squeeze_non_unit_axis():
+    with pytest.raises(ValueError, match='squeeze: axis 1 of x has length'):
+        F.squeeze(numpy.zeros((1, 3, 1), 'f'), (0, 1))
+    assert F.squeeze(numpy.zeros((1, 3, 1), 'f')).shape == (3,)
+
+
+def test_identity_permutations_build_no_node():
+    x = Variable(X)
+    assert F.swapaxes(x, 1, 1) is x
+    assert F.moveaxis(x, 0, 0) is x
+
+
+def test_diagonal_same_axes():
+    with pytest.raises(ValueError, match='axis1 and axis2 must differ'):
+        F.diagonal(X, 0, 1, -2)
+
+
+def test_tile_and_repeat_argument_errors():
+    with pytest.raises(ValueError, match='tile: reps'):
+        F.tile(X, (2, -1))
+    with pytest.raises(TypeError, match='tile: reps'):
+        F.tile(X, 1.5)
+    with pytest.raises(ValueError, match='repeat: repeats'):
+        F.repeat(X, -1)
+    with pytest.raises(type_check.InvalidType, match='len\\(repeats\\)'):
+        F.repeat(X, (1, 2), axis=1)
+
+
+def test_flatten_and_expand_dims_share_memory():
+    assert numpy.shares_memory(F.flatten(X).array, X)
+    assert numpy.shares_memory(F.expand_dims(X, -1).array, X)
+    assert F.expand_dims(X, -1).shape == (2, 3, 4, 1)

@@ -1,0 +1,163 @@
+"""Indexing, padding and strided views beyond the conformance records:
+argument errors, options and Chainer's conventions."""
+import numpy
+import pytest
+
+from kusari.array import _cupy
+from kusari.autograd import Variable
+from kusari.autograd import functions as F
+from kusari.autograd.utils import type_check
+
+X = numpy.arange(6, dtype=numpy.float32).reshape(2, 3)
+
+
+def test_where_broadcasts_and_takes_scalars():
+    condition = numpy.array([True, False, True])
+    x = Variable(X.copy())
+    y = F.where(condition, x, 0.0)
+    numpy.testing.assert_array_equal(y.array, [[0, 0, 2], [3, 0, 5]])
+    F.sum(y).backward()
+    numpy.testing.assert_array_equal(x.grad, [[1, 0, 1], [1, 0, 1]])
+    assert F.where(condition, -1.0, x).dtype == numpy.float32
+
+
+def test_where_errors():
+    with pytest.raises(type_check.InvalidType, match='broadcast'):
+        F.where(numpy.ones(2, bool), X, X)
+    with pytest.raises(type_check.InvalidType, match='x.dtype == y.dtype'):
+        F.where(X > 1, X, X.astype(numpy.float64))
+    with pytest.raises(TypeError, match='both be Python numbers'):
+        F.where(X > 1, 0.0, 1.0)
+
+
+def test_where_condition_must_be_bool():
+    with pytest.raises(type_check.InvalidType, match='condition.dtype'):
+        F.where(X, X, X)
+
+
+def test_permutate_errors():
+    with pytest.raises(ValueError, match='permutate: indices must be a '
+                       'permutation'):
+        F.permutate(X, numpy.array([1, 1], numpy.int32))
+    with pytest.raises(ValueError, match='permutation'):
+        F.permutate(X, numpy.array([0, -1], numpy.int32))
+    with pytest.raises(type_check.InvalidType, match='indices.shape'):
+        F.permutate(X, numpy.array([0, 2, 1], numpy.int32))
+    with pytest.raises(type_check.InvalidType, match='indices.dtype'):
+        F.permutate(X, numpy.array([0., 1.], numpy.float32))
+
+
+def test_permutate_inverse_undoes_permutation():
+    indices = numpy.array([2, 0, 1], numpy.int32)
+    y = F.permutate(F.permutate(X, indices, axis=1), indices, 1, inv=True)
+    numpy.testing.assert_array_equal(y.array, X)
+
+
+def test_select_item_errors():
+    with pytest.raises(ValueError, match=r'select_item: t must hold'):
+        F.select_item(X, numpy.array([0, 3]))
+    with pytest.raises(ValueError, match='select_item: t'):
+        F.select_item(X, numpy.array([-1, 0]))
+    with pytest.raises(type_check.InvalidType, match='t.dtype'):
+        F.select_item(X, numpy.array([0., 1.]))
+    with pytest.raises(type_check.InvalidType, match='x.shape'):
+        F.select_item(X, numpy.array([0, 1, 1]))
+
+
+def test_scatter_add_accumulates_repeats_and_keeps_a():
+    a = X.copy()
+    y = F.scatter_add(a, (0, [1, 1, 2]), numpy.ones(3, numpy.float32))
+    numpy.testing.assert_array_equal(y.array, [[0, 3, 3], [3, 4, 5]])
+    numpy.testing.assert_array_equal(a, X)
+
+
+def test_scatter_add_errors():
+    with pytest.raises(ValueError, match=r'scatter_add: b must have the '
+                       r'shape of a\[slices\]'):
+        F.scatter_add(X, 0, numpy.ones(2, numpy.float32))
+    with pytest.raises(IndexError, match='scatter_add'):
+        F.scatter_add(X, 5, numpy.ones(3, numpy.float32))
+
+
+def test_pad_modes_and_gradients():
+    x = Variable(numpy.arange(3, dtype=numpy.float32))
+    y = F.pad(x, (2, 1), 'reflect')
+    numpy.testing.assert_array_equal(y.array, [2, 1, 0, 1, 2, 1])
+    F.sum(y).backward()
+    numpy.testing.assert_array_equal(x.grad, [1, 3, 2])
+    y = F.pad(X, 1, 'constant', constant_values=-1)
+    assert y.shape == (4, 5) and y.array[0, 0] == -1
+
+
+def test_pad_errors():
+    with pytest.raises(ValueError, match='pad: mode'):
+        F.pad(X, 1, 'mean')
+    with pytest.raises(ValueError, match='reflect_type'):
+        F.pad(X, 1, 'reflect', reflect_type='odd')
+    with pytest.raises(ValueError, match='pad: pad_width must not be '
+                       'negative'):
+        F.pad(X, -1, 'constant')
+    with pytest.raises(TypeError, match='pad: pad_width'):
+        F.pad(X, 1.5, 'constant')
+    with pytest.raises(ValueError, match='does not fit'):
+        F.pad(X, ((1, 1), (1, 1), (1, 1)), 'constant')
+
+
+def test_as_strided_follows_chainer_on_views():
+    # Results of Chainer 7.8.1: strides and offset count elements of the
+    # base buffer; without an offset the view starts where x does.
+    base = numpy.arange(4, dtype=numpy.float32)
+    numpy.testing.assert_array_equal(
+        F.as_strided(base[1:], (2, 2), (1, 1), 0).array, [[0, 1], [1, 2]])
+    numpy.testing.assert_array_equal(
+        F.as_strided(base[1:], (2, 2), (1, 1)).array, [[1, 2], [2, 3]])
+    numpy.testing.assert_array_equal(
+        F.as_strided(base, (2, 2), (-1, 1), 2).array, [[2, 3], [1, 2]])
+
+
+def test_as_strided_gradient_counts_overlaps():
+    x = Variable(numpy.arange(4, dtype=numpy.float32))
+    F.sum(F.as_strided(x, (3, 2), (1, 1), 0)).backward()
+    numpy.testing.assert_array_equal(x.grad, [1, 2, 2, 1])
+
+
+def test_as_strided_gradient_skips_buffer_outside_x():
+    base = numpy.arange(6, dtype=numpy.float32)
+    x = Variable(base[2:4])
+    F.sum(F.as_strided(x, (4,), (1,), 1)).backward()
+    numpy.testing.assert_array_equal(x.grad, [1, 1])
+
+
+def test_as_strided_errors():
+    with pytest.raises(ValueError, match='as_strided: a view'):
+        F.as_strided(numpy.zeros(4, 'f'), (3,), (2,), 0)
+    with pytest.raises(ValueError, match='as_strided: a view'):
+        F.as_strided(numpy.zeros(4, 'f'), (2,), (-1,), 0)
+    with pytest.raises(ValueError, match='storage_offset'):
+        F.as_strided(numpy.zeros(4, 'f'), (2,), (1,), -1)
+    with pytest.raises(ValueError, match='differ in length'):
+        F.as_strided(numpy.zeros(4, 'f'), (2,), (1, 1))
+
+
+def test_copy_to_cpu_and_errors():
+    x = Variable(X.copy())
+    y = F.copy(x, -1)
+    assert isinstance(y.array, numpy.ndarray)
+    F.sum(y * y).backward()
+    numpy.testing.assert_array_equal(x.grad, 2 * X)
+    assert F.copy(X, '@numpy').creator_node is None
+    with pytest.raises(ValueError, match='device specifier'):
+        F.copy(X, '@tpu')
+
+
+@pytest.mark.gpu
+def test_copy_between_cpu_and_gpu():
+    cupy = _cupy.cupy_or_none()
+    if cupy is None:
+        pytest.skip('CuPy or a GPU is not available')
+    x = Variable(X.copy())
+    y = F.copy(x, 0)
+    assert isinstance(y.array, cupy.ndarray)
+    F.sum(F.copy(y * y, -1)).backward()
+    assert isinstance(x.grad, numpy.ndarray)
+    numpy.testing.assert_array_equal(x.grad, 2 * X)
