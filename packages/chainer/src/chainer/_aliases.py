@@ -50,6 +50,8 @@ ALIASES = {
     'chainer.testing.serializer': 'kusari.serializers.testing',
     'chainer.testing.unary_math_function_test':
         'kusari.autograd.testing.unary_math_function',
+    'chainer.utils.conv': 'kusari.autograd.utils.conv',
+    'chainer.utils.conv_nd': 'kusari.autograd.utils.conv_nd',
     'chainer.utils.type_check': 'kusari.autograd.utils.type_check',
     'chainer.variable': 'kusari.autograd.variable',
 }
@@ -73,10 +75,14 @@ class _AliasLoader(importlib.abc.Loader):
         self.target = target
 
     def create_module(self, spec):
-        return importlib.import_module(self.target)
+        module = importlib.import_module(self.target)
+        self.kusari_spec = module.__spec__
+        return module
 
     def exec_module(self, module):
-        """The Kusari module already ran when it was imported."""
+        """The Kusari module already ran when it was imported; the import
+        system gave it the alias's spec, so give its own back."""
+        module.__spec__ = self.kusari_spec
 
 
 class _AliasFinder(importlib.abc.MetaPathFinder):

@@ -2,3 +2,5 @@
 from chainer.utils import type_check  # NOQA
 from kusari.autograd.utils.array import force_array  # NOQA
 from kusari.autograd.utils.array import force_type  # NOQA
+from kusari.autograd.utils.conv import get_conv_outsize  # NOQA
+from kusari.autograd.utils.conv import get_deconv_outsize  # NOQA

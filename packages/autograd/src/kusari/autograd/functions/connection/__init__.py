@@ -1,0 +1,1 @@
+"""Neural network connections: linear maps, convolutions, embeddings."""

@@ -1,0 +1,203 @@
+"""N-dimensional convolution, as im2col plus one batched matrix product.
+
+The gradient of a convolution with respect to its input is a deconvolution
+and with respect to its filter a :class:`ConvolutionNDGradW` node; both are
+differentiable again, so convolutions have gradients of every order.
+"""
+import math
+
+from kusari.autograd import function_node
+from kusari.autograd.functions.connection import _geometry
+from kusari.autograd.functions.connection import deconvolution_nd
+from kusari.autograd.functions.math.sum import sum as _sum
+from kusari.autograd.utils import conv
+from kusari.autograd.utils import type_check
+
+
+class ConvolutionND(function_node.FunctionNode):
+    """y = W * x + b over ``ndim`` spatial axes, with channel groups.
+
+    ``outsize`` fixes the output lengths (a gradient of a deconvolution
+    needs the exact input shape back); by default they follow from
+    ``cover_all``.
+    """
+
+    def __init__(self, ndim, stride, pad, cover_all=False, dilate=None,
+                 groups=1, outsize=None):
+        self.ndim = ndim
+        self.stride = stride
+        self.pad = pad
+        self.cover_all = cover_all
+        self.dilate = (1,) * ndim if dilate is None else dilate
+        self.groups = groups
+        self.outsize = outsize
+
+    def check_type_forward(self, in_types):
+        type_check.argname(in_types, ('x', 'W', 'b')[:len(in_types)])
+        x_type, w_type = in_types[:2]
+        nd = self.ndim
+        type_check.expect(
+            x_type.dtype.kind == 'f', w_type.dtype == x_type.dtype,
+            x_type.ndim == nd + 2, w_type.ndim == nd + 2,
+            x_type.shape[1] == w_type.shape[1] * self.groups,
+            w_type.shape[0] % self.groups == 0)
+        if self.outsize is None:
+            # The kernel must fit in the padded input: an output length of
+            # at least one.
+            for i in range(nd):
+                extra = self.stride[i] - 1 if self.cover_all else 0
+                type_check.expect(
+                    x_type.shape[2 + i] + (2 * self.pad[i] + extra)
+                    >= (w_type.shape[2 + i] - 1) * self.dilate[i] + 1)
+        _geometry.expect_bias(in_types, w_type.shape[0])
+
+    def forward(self, inputs):
+        x, W = inputs[:2]
+        self.retain_inputs((0, 1))
+        self.col = conv.im2col(
+            x, W.shape[2:], self.stride, self.pad, 0, self.cover_all,
+            self.dilate, self.outsize)
+        y = grouped_conv(self.col, W, self.groups)
+        if len(inputs) == 3:
+            _geometry.add_bias(y, inputs[2])
+        return y,
+
+    def backward(self, indexes, grad_outputs):
+        x, W = self.get_retained_inputs()
+        gy, = grad_outputs
+        ret = []
+        if 0 in indexes:
+            ret.append(deconvolution_nd.DeconvolutionND(
+                self.ndim, self.stride, self.pad, x.shape[2:], self.dilate,
+                self.groups).apply((gy, W))[0])
+        if 1 in indexes:
+            ret.append(ConvolutionNDGradW(self, W.shape[2:], self.col).apply(
+                (x, gy))[0])
+        if 2 in indexes:
+            ret.append(_sum(gy, axis=_geometry.spatial_axes(self.ndim)))
+        return ret
+
+
+def grouped_conv(col, W, groups):
+    """``y[n, o, ...] = sum W[o, c, k] col[n, c, k, ...]`` within groups:
+    one batched product of ``(g, out/g, K)`` filters and ``(n, g, K, P)``
+    patches."""
+    n = col.shape[0]
+    out_c = W.shape[0]
+    outsize = col.shape[2 + (col.ndim - 2) // 2:]
+    w_mat = W.reshape(groups, out_c // groups, -1)
+    col_mat = col.reshape(n, groups, w_mat.shape[2], math.prod(outsize))
+    return _geometry.gemm(w_mat, col_mat).reshape((n, out_c) + outsize)
+
+
+class ConvolutionNDGradW(function_node.FunctionNode):
+    """The filter gradient of a convolution: gW = sum gy col(x)^T.
+
+    ``node`` is the (de)convolution whose geometry it shares; ``col`` the
+    patches of x if its forward already made them. Its gradients are a
+    deconvolution (for x) and a convolution (for gy).
+    """
+
+    def __init__(self, node, ksize, col=None):
+        self.ndim = node.ndim
+        self.stride = node.stride
+        self.pad = node.pad
+        self.dilate = node.dilate
+        self.groups = node.groups
+        self.ksize = tuple(ksize)
+        self.col = col
+
+    def check_type_forward(self, in_types):
+        type_check.argname(in_types, ('x', 'gy'))
+        x_type, gy_type = in_types
+        type_check.expect(
+            x_type.dtype.kind == 'f', gy_type.dtype == x_type.dtype,
+            x_type.ndim == self.ndim + 2, gy_type.ndim == self.ndim + 2,
+            x_type.shape[0] == gy_type.shape[0])
+
+    def forward(self, inputs):
+        x, gy = inputs
+        self.retain_inputs((0, 1))
+        col = self.col
+        if col is None:
+            col = conv.im2col(x, self.ksize, self.stride, self.pad, 0,
+                              False, self.dilate, gy.shape[2:])
+        self.col = None  # the patches are not needed once gW is computed
+        n, g, out_c = x.shape[0], self.groups, gy.shape[1]
+        positions = math.prod(gy.shape[2:])
+        gy_mat = gy.reshape(n, g, out_c // g, positions)
+        col_mat = col.reshape(
+            n, g, x.shape[1] // g * math.prod(self.ksize), positions)
+        gW = _geometry.gemm(gy_mat, col_mat.swapaxes(2, 3)).sum(axis=0)
+        return gW.reshape((out_c, x.shape[1] // g) + self.ksize),
+
+    def backward(self, indexes, grad_outputs):
+        x, gy = self.get_retained_inputs()
+        ggW, = grad_outputs
+        ret = []
+        if 0 in indexes:
+            ret.append(deconvolution_nd.DeconvolutionND(
+                self.ndim, self.stride, self.pad, x.shape[2:], self.dilate,
+                self.groups).apply((gy, ggW))[0])
+        if 1 in indexes:
+            ret.append(ConvolutionND(
+                self.ndim, self.stride, self.pad, False, self.dilate,
+                self.groups, gy.shape[2:]).apply((x, ggW))[0])
+        return ret
+
+
+def apply_convolution(node_class, func_name, x, W, b, ndim, stride, pad,
+                      cover_all, dilate, groups):
+    """Check the options, then apply ``node_class`` (a ConvolutionND) to
+    ``(x, W[, b])``."""
+    node = node_class(
+        ndim, _geometry.expand(func_name, 'stride', stride, ndim, 1),
+        _geometry.expand(func_name, 'pad', pad, ndim, 0), bool(cover_all),
+        _geometry.expand(func_name, 'dilate', dilate, ndim, 1),
+        _geometry.expect_groups(func_name, groups))
+    inputs = (x, W) if b is None else (x, W, b)
+    return node.apply(inputs)[0]
+
+
+def convolution_nd(x, W, b=None, stride=1, pad=0, cover_all=False,
+                   dilate=1, groups=1):
+    """N-dimensional convolution.
+
+    ``y[n, o, p] = sum_{c, k} W[o, c, k] x_pad[n, c, p * s + k * d] + b[o]``
+    for every output position ``p``, where ``x_pad`` is x zero-padded by
+    ``pad`` on each side. With ``groups`` = g the channels split into g
+    groups, each convolved with its own ``out/g`` filters.
+
+    Args:
+        x: Variable or array ``(n, c, d_1, ..., d_N)``, float.
+        W: Filter ``(out, c / groups, k_1, ..., k_N)``, x's dtype.
+        b: Bias ``(out,)`` or None.
+        stride: int or tuple of N ints.
+        pad: int or tuple of N ints.
+        cover_all (bool): Add output positions so that every input element
+            is read (see :func:`chainer.utils.get_conv_outsize`).
+        dilate: int or tuple of N ints: spacing of the filter taps.
+        groups (int): Number of channel groups.
+
+    Returns:
+        Variable ``(n, out, out_1, ..., out_N)``.
+    """
+    ndim = _geometry.spatial_ndim('convolution_nd', x)
+    return apply_convolution(ConvolutionND, 'convolution_nd', x, W, b, ndim,
+                             stride, pad, cover_all, dilate, groups)
+
+
+def convolution_1d(x, W, b=None, stride=1, pad=0, cover_all=False,
+                   dilate=1, groups=1):
+    """1-dimensional convolution: :func:`convolution_nd` for x ``(n, c,
+    l)`` and W ``(out, c / groups, k)``."""
+    return apply_convolution(ConvolutionND, 'convolution_1d', x, W, b, 1,
+                             stride, pad, cover_all, dilate, groups)
+
+
+def convolution_3d(x, W, b=None, stride=1, pad=0, cover_all=False,
+                   dilate=1, groups=1):
+    """3-dimensional convolution: :func:`convolution_nd` for x ``(n, c, d,
+    h, w)`` and W ``(out, c / groups, kd, kh, kw)``."""
+    return apply_convolution(ConvolutionND, 'convolution_3d', x, W, b, 3,
+                             stride, pad, cover_all, dilate, groups)

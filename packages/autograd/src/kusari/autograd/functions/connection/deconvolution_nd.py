@@ -1,0 +1,164 @@
+"""N-dimensional deconvolution (transposed convolution).
+
+The transposed filter product of a convolution, then col2im: every input
+element scatters ``W``-weighted copies into the output windows that a
+convolution would read it from. Its gradients are a convolution (for x)
+and the convolution filter gradient (for W), so it is differentiable to
+every order.
+"""
+import math
+
+from kusari.autograd import function_node
+from kusari.autograd.functions.connection import _geometry
+from kusari.autograd.functions.connection import convolution_nd
+from kusari.autograd.functions.math.sum import sum as _sum
+from kusari.autograd.utils import conv
+from kusari.autograd.utils import type_check
+
+
+class DeconvolutionND(function_node.FunctionNode):
+    """y = W^T * x + b over ``ndim`` spatial axes, with channel groups.
+
+    ``outsize`` is the tuple of output lengths, or None for the smallest
+    (:func:`chainer.utils.get_deconv_outsize`).
+    """
+
+    def __init__(self, ndim, stride, pad, outsize=None, dilate=None,
+                 groups=1):
+        self.ndim = ndim
+        self.stride = stride
+        self.pad = pad
+        self.outsize = outsize
+        self.dilate = (1,) * ndim if dilate is None else dilate
+        self.groups = groups
+
+    def check_type_forward(self, in_types):
+        type_check.argname(in_types, ('x', 'W', 'b')[:len(in_types)])
+        x_type, w_type = in_types[:2]
+        nd = self.ndim
+        type_check.expect(
+            x_type.dtype.kind == 'f', w_type.dtype == x_type.dtype,
+            x_type.ndim == nd + 2, w_type.ndim == nd + 2,
+            x_type.shape[1] == w_type.shape[0],
+            w_type.shape[0] % self.groups == 0)
+        if self.outsize is not None:
+            # The convolution this transposes must map outsize back onto
+            # x's lengths, with or without cover_all.
+            ksize = type_check.eval(w_type.shape)[2:]
+            for i in range(nd):
+                geometry = (ksize[i], self.stride[i], self.pad[i])
+                lower = conv.get_conv_outsize(
+                    self.outsize[i], *geometry, d=self.dilate[i])
+                upper = conv.get_conv_outsize(
+                    self.outsize[i], *geometry, cover_all=True,
+                    d=self.dilate[i])
+                type_check.expect(
+                    lower <= x_type.shape[2 + i],
+                    x_type.shape[2 + i] <= upper)
+        _geometry.expect_bias(in_types, w_type.shape[1] * self.groups)
+
+    def forward(self, inputs):
+        x, W = inputs[:2]
+        self.retain_inputs((0, 1))
+        ksize = W.shape[2:]
+        outsize = self.outsize
+        if outsize is None:
+            outsize = tuple(
+                conv.get_deconv_outsize(size, k, s, p, d=d)
+                for size, k, s, p, d in zip(
+                    x.shape[2:], ksize, self.stride, self.pad, self.dilate))
+            if any(size <= 0 for size in outsize):
+                raise ValueError(
+                    f'deconvolution: the output of x {x.shape} and W '
+                    f'{W.shape} would have lengths {outsize}')
+        self._outsize = outsize
+        col = grouped_deconv(x, W, self.groups)
+        y = conv.col2im(col, self.stride, self.pad, outsize, self.dilate)
+        if len(inputs) == 3:
+            _geometry.add_bias(y, inputs[2])
+        return y,
+
+    def backward(self, indexes, grad_outputs):
+        x, W = self.get_retained_inputs()
+        gy, = grad_outputs
+        ret = []
+        if 0 in indexes:
+            ret.append(convolution_nd.ConvolutionND(
+                self.ndim, self.stride, self.pad, False, self.dilate,
+                self.groups, x.shape[2:]).apply((gy, W))[0])
+        if 1 in indexes:
+            grad_w = convolution_nd.ConvolutionNDGradW(self, W.shape[2:])
+            ret.append(grad_w.apply((gy, x))[0])
+        if 2 in indexes:
+            ret.append(_sum(gy, axis=_geometry.spatial_axes(self.ndim)))
+        return ret
+
+
+def grouped_deconv(x, W, groups):
+    """Patches ``col[n, o, k, p] = sum_c W[c, o, k] x[n, c, p]`` within
+    groups: one batched product of transposed ``(g, c/g, out/g K)``
+    filters and ``(n, g, c/g, P)`` inputs."""
+    n, in_c = x.shape[:2]
+    w_mat = W.reshape(groups, in_c // groups, -1)
+    x_mat = x.reshape(n, groups, in_c // groups, math.prod(x.shape[2:]))
+    col = _geometry.gemm(w_mat.swapaxes(1, 2), x_mat)
+    return col.reshape(
+        (n, W.shape[1] * groups) + W.shape[2:] + x.shape[2:])
+
+
+def apply_deconvolution(node_class, func_name, x, W, b, ndim, stride, pad,
+                        outsize, dilate, groups):
+    """Check the options, then apply ``node_class`` (a DeconvolutionND) to
+    ``(x, W[, b])``."""
+    if outsize is not None:
+        outsize = _geometry.expand(func_name, 'outsize', outsize, ndim, 1)
+    node = node_class(
+        ndim, _geometry.expand(func_name, 'stride', stride, ndim, 1),
+        _geometry.expand(func_name, 'pad', pad, ndim, 0), outsize,
+        _geometry.expand(func_name, 'dilate', dilate, ndim, 1),
+        _geometry.expect_groups(func_name, groups))
+    inputs = (x, W) if b is None else (x, W, b)
+    return node.apply(inputs)[0]
+
+
+def deconvolution_nd(x, W, b=None, stride=1, pad=0, outsize=None, dilate=1,
+                     groups=1):
+    """N-dimensional deconvolution (transposed convolution).
+
+    The transpose of :func:`convolution_nd` with the same stride, pad and
+    dilation: ``y[n, o, p * s + k * d - pad] += W[c, o, k] x[n, c, p]``,
+    plus ``b[o]``. Output lengths are ``s (l - 1) + (k - 1) d + 1 - 2 pad``
+    unless ``outsize`` gives them.
+
+    Args:
+        x: Variable or array ``(n, c, l_1, ..., l_N)``, float.
+        W: Filter ``(c, out / groups, k_1, ..., k_N)``, x's dtype.
+        b: Bias ``(out,)`` or None.
+        stride: int or tuple of N ints.
+        pad: int or tuple of N ints.
+        outsize: None, or tuple of N output lengths.
+        dilate: int or tuple of N ints.
+        groups (int): Number of channel groups.
+
+    Returns:
+        Variable ``(n, out, o_1, ..., o_N)``.
+    """
+    ndim = _geometry.spatial_ndim('deconvolution_nd', x)
+    return apply_deconvolution(DeconvolutionND, 'deconvolution_nd', x, W, b,
+                               ndim, stride, pad, outsize, dilate, groups)
+
+
+def deconvolution_1d(x, W, b=None, stride=1, pad=0, outsize=None, dilate=1,
+                     groups=1):
+    """1-dimensional deconvolution: :func:`deconvolution_nd` for x ``(n,
+    c, l)`` and W ``(c, out / groups, k)``."""
+    return apply_deconvolution(DeconvolutionND, 'deconvolution_1d', x, W, b,
+                               1, stride, pad, outsize, dilate, groups)
+
+
+def deconvolution_3d(x, W, b=None, stride=1, pad=0, outsize=None, dilate=1,
+                     groups=1):
+    """3-dimensional deconvolution: :func:`deconvolution_nd` for x ``(n,
+    c, d, h, w)`` and W ``(c, out / groups, kd, kh, kw)``."""
+    return apply_deconvolution(DeconvolutionND, 'deconvolution_3d', x, W, b,
+                               3, stride, pad, outsize, dilate, groups)

@@ -1,0 +1,82 @@
+"""Fully connected (linear) layer function."""
+import math
+
+from kusari.autograd import function_node
+from kusari.autograd.functions.array.reshape import reshape
+from kusari.autograd.functions.connection import _geometry
+from kusari.autograd.functions.math.matmul import matmul
+from kusari.autograd.functions.math.sum import sum as _sum
+from kusari.autograd.utils import type_check
+from kusari.autograd.variable import as_variable
+
+
+class LinearFunction(function_node.FunctionNode):
+    """y = x W^T + b for a matrix x ``(batch, in)``.
+
+    The gradients are matrix products (gx = gy W, gW = gy^T x), themselves
+    differentiable, so linear has gradients of every order.
+    """
+
+    def check_type_forward(self, in_types):
+        type_check.argname(in_types, ('x', 'W', 'b')[:len(in_types)])
+        x_type, w_type = in_types[:2]
+        type_check.expect(
+            x_type.dtype.kind == 'f', w_type.dtype == x_type.dtype,
+            x_type.ndim == 2, w_type.ndim == 2,
+            x_type.shape[1] == w_type.shape[1])
+        _geometry.expect_bias(in_types, w_type.shape[0])
+
+    def forward(self, inputs):
+        x, W = inputs[:2]
+        self.retain_inputs((0, 1))
+        y = _geometry.gemm(x, W.T)
+        if len(inputs) == 3:
+            y += inputs[2]
+        return y,
+
+    def backward(self, indexes, grad_outputs):
+        x, W = self.get_retained_inputs()
+        gy, = grad_outputs
+        ret = []
+        if 0 in indexes:
+            ret.append(matmul(gy, W))
+        if 1 in indexes:
+            ret.append(matmul(gy, x, transa=True))
+        if 2 in indexes:
+            ret.append(_sum(gy, axis=0))
+        return ret
+
+
+def linear(x, W, b=None, n_batch_axes=1):
+    """Linear function: ``y = x W^T + b``.
+
+    The first ``n_batch_axes`` axes of ``x`` are batch axes; the others are
+    flattened into the input vector, whose length must be ``W.shape[1]``.
+
+    Args:
+        x: Variable or array ``(s_1, ..., s_B, ...)``, float.
+        W: Weight ``(out, in)``, x's dtype.
+        b: Bias ``(out,)`` or None.
+        n_batch_axes (int): Number of batch axes B (at least 1).
+
+    Returns:
+        Variable ``(s_1, ..., s_B, out)``.
+    """
+    if not isinstance(n_batch_axes, int) or isinstance(n_batch_axes, bool) \
+            or n_batch_axes < 1:
+        raise ValueError(f'linear: n_batch_axes must be a positive int; got '
+                         f'{n_batch_axes!r}')
+    x = as_variable(x)
+    if x.ndim < n_batch_axes:
+        raise ValueError(f'linear: x has {x.ndim} axes, fewer than '
+                         f'n_batch_axes={n_batch_axes}')
+    batch_shape = x.shape[:n_batch_axes]
+    if x.ndim != 2 or n_batch_axes != 1:
+        x = reshape(x, (math.prod(batch_shape),
+                        math.prod(x.shape[n_batch_axes:])))
+    inputs = (x, W) if b is None else (x, W, b)
+    y, = LinearFunction().apply(inputs)
+    if n_batch_axes > 1:
+        y = reshape(y, batch_shape + (y.shape[1],))
+    return y
+

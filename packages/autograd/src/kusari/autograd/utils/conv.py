@@ -1,0 +1,174 @@
+"""Patch extraction (im2col) and its adjoint (col2im) for convolutions.
+
+A *col* array holds, for every output position of a convolution, the input
+patch it reads: shape ``(n, c, k_1, ..., k_N, out_1, ..., out_N)`` for an
+input ``(n, c, d_1, ..., d_N)``. It is built as one strided view of the
+(padded) input and copied once, so a convolution is that copy plus one
+matrix product. ``col2im`` sums patches back into an image, with one
+strided slice addition per kernel offset. Both work on NumPy and CuPy
+arrays alike (CuPy has the same stride tricks).
+"""
+import itertools
+
+from kusari.array import backend
+
+
+def get_conv_outsize(size, k, s, p, cover_all=False, d=1):
+    """Output length of a convolution along one axis.
+
+    Args:
+        size (int): Input length.
+        k (int): Kernel length.
+        s (int): Stride.
+        p (int): Padding on each side.
+        cover_all (bool): Add output positions until every input element
+            is covered by some window (the last windows may extend past
+            the padding).
+        d (int): Dilation.
+
+    Returns:
+        int: ``(size + 2p - dk) // s + 1`` with ``dk = (k - 1) d + 1``
+        (``s - 1`` added to the numerator when ``cover_all``).
+    """
+    dk = k + (k - 1) * (d - 1)
+    if cover_all:
+        return (size + p * 2 - dk + s - 1) // s + 1
+    return (size + p * 2 - dk) // s + 1
+
+
+def get_deconv_outsize(size, k, s, p, cover_all=False, d=1):
+    """Output length of a deconvolution (transposed convolution) along one
+    axis: the input length of the convolution it transposes.
+
+    Args: as :func:`get_conv_outsize`.
+
+    Returns:
+        int: ``s (size - 1) + dk - 2p`` with ``dk = (k - 1) d + 1``
+        (``s - 1`` less when ``cover_all``).
+    """
+    dk = (k - 1) * d + 1
+    if cover_all:
+        return s * (size - 1) + dk - s + 1 - 2 * p
+    return s * (size - 1) + dk - 2 * p
+
+
+def _span(out, k, s, d):
+    """Input length a window sweep reads: last window's last element + 1."""
+    return (out - 1) * s + (k - 1) * d + 1
+
+
+def im2col(img, ksize, stride, pad, pval=0, cover_all=False, dilate=None,
+           outsize=None):
+    """Patches of ``img`` for an N-dimensional convolution.
+
+    Args:
+        img: Array ``(n, c, d_1, ..., d_N)``, NumPy or CuPy.
+        ksize, stride, pad: Tuples of N ints.
+        pval: Value of the padding.
+        cover_all (bool): See :func:`get_conv_outsize`.
+        dilate: Tuple of N ints, or None for no dilation.
+        outsize: Tuple of N output lengths, or None to compute them.
+
+    Returns:
+        C-contiguous array ``(n, c, k_1, ..., k_N, out_1, ..., out_N)``.
+    """
+    ndim = len(ksize)
+    if dilate is None:
+        dilate = (1,) * ndim
+    dims = img.shape[2:]
+    if outsize is None:
+        outsize = tuple(
+            get_conv_outsize(size, k, s, p, cover_all, d)
+            for size, k, s, p, d in zip(dims, ksize, stride, pad, dilate))
+    # Windows may read past the far padding (cover_all, or a given outsize):
+    # pad enough that every window lies inside the array.
+    after = tuple(
+        max(p, _span(out, k, s, d) - size - p)
+        for size, out, k, s, p, d in zip(
+            dims, outsize, ksize, stride, pad, dilate))
+    if any(pad) or any(after):
+        img = _padded(img, pad, after, pval)
+    xp = backend.get_array_module(img)
+    strides = img.strides
+    view = xp.lib.stride_tricks.as_strided(
+        img,
+        img.shape[:2] + tuple(ksize) + tuple(outsize),
+        strides[:2]
+        + tuple(st * d for st, d in zip(strides[2:], dilate))
+        + tuple(st * s for st, s in zip(strides[2:], stride)))
+    return xp.ascontiguousarray(view)
+
+
+def _padded(img, before, after, pval):
+    xp = backend.get_array_module(img)
+    shape = img.shape[:2] + tuple(
+        size + b + a for size, b, a in zip(img.shape[2:], before, after))
+    out = xp.full(shape, pval, dtype=img.dtype)
+    inner = (Ellipsis,) + tuple(
+        slice(b, b + size) for size, b in zip(img.shape[2:], before))
+    out[inner] = img
+    return out
+
+
+def col2im(col, stride, pad, dims, dilate=None):
+    """Sum patches back into an image: the adjoint of :func:`im2col`.
+
+    Args:
+        col: Array ``(n, c, k_1, ..., k_N, out_1, ..., out_N)``.
+        stride, pad: Tuples of N ints.
+        dims: Tuple of the N image lengths (without padding).
+        dilate: Tuple of N ints, or None for no dilation.
+
+    Returns:
+        Array ``(n, c, d_1, ..., d_N)`` where each element is the sum of
+        the patch entries that read it.
+    """
+    ndim = len(dims)
+    if dilate is None:
+        dilate = (1,) * ndim
+    ksize = col.shape[2:2 + ndim]
+    outsize = col.shape[2 + ndim:]
+    padded = tuple(
+        max(size + 2 * p, _span(out, k, s, d))
+        for size, out, k, s, p, d in zip(
+            dims, outsize, ksize, stride, pad, dilate))
+    xp = backend.get_array_module(col)
+    img = xp.zeros(col.shape[:2] + padded, dtype=col.dtype)
+    for offset in itertools.product(*[range(k) for k in ksize]):
+        window = (Ellipsis,) + tuple(
+            slice(i * d, i * d + (out - 1) * s + 1, s)
+            for i, out, s, d in zip(offset, outsize, stride, dilate))
+        img[window] += col[(slice(None), slice(None)) + offset]
+    if not any(pad) and padded == tuple(dims):
+        return img
+    inner = (Ellipsis,) + tuple(
+        slice(p, p + size) for size, p in zip(dims, pad))
+    return xp.ascontiguousarray(img[inner])
+
+
+def im2col_cpu(img, kh, kw, sy, sx, ph, pw, pval=0, cover_all=False, dy=1,
+               dx=1, out_h=None, out_w=None):
+    """Patches of a NumPy image ``(n, c, h, w)``: ``(n, c, kh, kw, out_h,
+    out_w)``. See :func:`im2col`."""
+    outsize = None if out_h is None or out_w is None else (out_h, out_w)
+    return im2col(img, (kh, kw), (sy, sx), (ph, pw), pval, cover_all,
+                  (dy, dx), outsize)
+
+
+def im2col_gpu(img, kh, kw, sy, sx, ph, pw, cover_all=False, dy=1, dx=1,
+               out_h=None, out_w=None):
+    """Patches of a CuPy image ``(n, c, h, w)``, zero padded: ``(n, c, kh,
+    kw, out_h, out_w)``. See :func:`im2col`."""
+    return im2col_cpu(img, kh, kw, sy, sx, ph, pw, 0, cover_all, dy, dx,
+                      out_h, out_w)
+
+
+def col2im_cpu(col, sy, sx, ph, pw, h, w, dy=1, dx=1):
+    """Image ``(n, c, h, w)`` from patches ``(n, c, kh, kw, out_h, out_w)``
+    (the adjoint of :func:`im2col_cpu`). See :func:`col2im`."""
+    return col2im(col, (sy, sx), (ph, pw), (h, w), (dy, dx))
+
+
+def col2im_gpu(col, sy, sx, ph, pw, h, w, dy=1, dx=1):
+    """CuPy version of :func:`col2im_cpu` (the same code)."""
+    return col2im_cpu(col, sy, sx, ph, pw, h, w, dy, dx)

@@ -1,0 +1,141 @@
+"""Convolutions against a plain NumPy loop, option handling, errors."""
+import itertools
+
+import numpy
+import pytest
+
+from kusari.autograd import functions as F
+from kusari.autograd.utils import conv
+from kusari.autograd.utils import conv_nd
+from kusari.autograd.utils import type_check
+
+
+def _pair(v):
+    return (v, v) if isinstance(v, int) else v
+
+
+def _loop_convolution_2d(x, W, b, stride, pad, cover_all, dilate, groups):
+    """Pixel by pixel, in float64."""
+    n, c, h, w = x.shape
+    out_c, cg, kh, kw = W.shape
+    (sy, sx), (ph, pw), (dy, dx) = stride, pad, dilate
+    out_h = conv.get_conv_outsize(h, kh, sy, ph, cover_all, dy)
+    out_w = conv.get_conv_outsize(w, kw, sx, pw, cover_all, dx)
+    og = out_c // groups
+    y = numpy.zeros((n, out_c, out_h, out_w))
+    for m, o, i, j in itertools.product(range(n), range(out_c),
+                                        range(out_h), range(out_w)):
+        g = o // og
+        total = b[o]
+        for ci, p, q in itertools.product(range(cg), range(kh), range(kw)):
+            yy, xx = i * sy - ph + p * dy, j * sx - pw + q * dx
+            if 0 <= yy < h and 0 <= xx < w:
+                total += W[o, ci, p, q] * x[m, g * cg + ci, yy, xx]
+        y[m, o, i, j] = total
+    return y
+
+
+@pytest.mark.parametrize('stride,pad,cover_all,dilate,groups', list(
+    itertools.product([1, (2, 3)], [0, (1, 2)], [False, True], [1, (2, 1)],
+                      [1, 2])))
+def test_convolution_2d_matches_loop(stride, pad, cover_all, dilate,
+                                     groups):
+    rng = numpy.random.default_rng(0)
+    x = rng.standard_normal((2, 4, 7, 8)).astype(numpy.float32)
+    W = rng.standard_normal((6, 4 // groups, 3, 2)).astype(numpy.float32)
+    b = rng.standard_normal(6).astype(numpy.float32)
+    y = F.convolution_2d(x, W, b, stride, pad, cover_all, dilate=dilate,
+                         groups=groups)
+    expected = _loop_convolution_2d(x, W, b, _pair(stride), _pair(pad),
+                                    cover_all, _pair(dilate), groups)
+    assert y.dtype == numpy.float32
+    numpy.testing.assert_allclose(y.array, expected, rtol=1e-4, atol=1e-4)
+
+
+def test_deconvolution_is_the_transpose_of_convolution():
+    rng = numpy.random.default_rng(1)
+    x = rng.standard_normal((2, 4, 7, 8))
+    W = rng.standard_normal((6, 2, 3, 2))
+    options = dict(stride=(2, 3), pad=1, dilate=(1, 2), groups=2)
+    y = F.convolution_2d(x, W, **options).array
+    gy = rng.standard_normal(y.shape)
+    gx = F.deconvolution_2d(gy, W, outsize=(7, 8), **options).array
+    numpy.testing.assert_allclose((y * gy).sum(), (x * gx).sum())
+
+
+def test_float16_keeps_dtype_and_precision():
+    rng = numpy.random.default_rng(2)
+    x = rng.uniform(-1, 1, (1, 8, 5, 5))
+    W = rng.uniform(-1, 1, (3, 8, 3, 3))
+    y = F.convolution_2d(x.astype(numpy.float16), W.astype(numpy.float16))
+    assert y.dtype == numpy.float16
+    expected = F.convolution_2d(x, W).array
+    numpy.testing.assert_allclose(y.array, expected, atol=0.05)
+
+
+def test_conv_outsize_helpers():
+    assert conv.get_conv_outsize(7, 3, 2, 1) == 4
+    assert conv.get_conv_outsize(8, 3, 2, 0, cover_all=True) == 4
+    assert conv.get_conv_outsize(8, 3, 2, 0) == 3
+    assert conv.get_conv_outsize(9, 3, 1, 0, d=3) == 3
+    assert conv.get_deconv_outsize(4, 3, 2, 1) == 7
+    assert conv.get_deconv_outsize(4, 3, 2, 0, cover_all=True) == 8
+
+
+def test_im2col_col2im_adjoint_nd():
+    rng = numpy.random.default_rng(3)
+    img = rng.standard_normal((2, 3, 5, 4, 6))
+    args = ((2, 3, 2), (2, 1, 3), (1, 0, 1))
+    col = conv_nd.im2col_nd_cpu(img, *args, cover_all=True, dilate=(1, 2, 1))
+    g = rng.standard_normal(col.shape)
+    back = conv_nd.col2im_nd_cpu(g, args[1], args[2], img.shape[2:],
+                                 dilate=(1, 2, 1))
+    numpy.testing.assert_allclose((col * g).sum(), (img * back).sum())
+
+
+def test_im2col_pads_with_pval():
+    img = numpy.ones((1, 1, 2, 2))
+    col = conv.im2col_cpu(img, 3, 3, 1, 1, 1, 1, pval=-5)
+    assert col.shape == (1, 1, 3, 3, 2, 2)
+    assert col[0, 0, 0, 0, 0, 0] == -5 and col[0, 0, 1, 1, 0, 0] == 1
+
+
+@pytest.mark.parametrize('x_shape,w_shape,kwargs,needle', [
+    ((1, 3, 5, 5), (2, 4, 3, 3), {}, 'x.shape[1] == W.shape[1]'),
+    ((1, 3, 2, 5), (2, 3, 3, 3), {}, 'x.shape[2]'),
+    ((1, 3, 5), (2, 3, 3, 3), {}, 'x.ndim == 4'),
+    ((1, 4, 5, 5), (3, 2, 3, 3), {'groups': 2}, 'W.shape[0] % 2 == 0'),
+])
+def test_convolution_2d_bad_shapes(x_shape, w_shape, kwargs, needle):
+    x = numpy.zeros(x_shape, numpy.float32)
+    W = numpy.zeros(w_shape, numpy.float32)
+    from kusari.autograd.variable import Variable
+    with pytest.raises(type_check.InvalidType) as info:
+        F.convolution_2d(Variable(x), W, **kwargs)
+    assert 'Convolution2DFunction' in str(info.value)
+    assert needle in str(info.value)
+
+
+@pytest.mark.parametrize('kwargs,error', [
+    ({'stride': 0}, ValueError), ({'pad': -1}, ValueError),
+    ({'stride': (1, 2, 3)}, TypeError), ({'groups': 0}, ValueError),
+    ({'dilate': 1.5}, TypeError)])
+def test_convolution_2d_bad_options(kwargs, error):
+    x = numpy.zeros((1, 2, 4, 4), numpy.float32)
+    W = numpy.zeros((2, 2, 3, 3), numpy.float32)
+    with pytest.raises(error, match='convolution_2d: '):
+        F.convolution_2d(x, W, **kwargs)
+
+
+def test_deconvolution_bad_outsize():
+    from kusari.autograd.variable import Variable
+    x = Variable(numpy.zeros((1, 2, 3, 3), numpy.float32))
+    W = numpy.zeros((2, 1, 3, 3), numpy.float32)
+    with pytest.raises(type_check.InvalidType, match='Deconvolution2D'):
+        F.deconvolution_2d(x, W, stride=2, outsize=(20, 7))
+
+
+def test_convolution_nd_needs_spatial_axes():
+    with pytest.raises(ValueError, match='convolution_nd: x must'):
+        F.convolution_nd(numpy.zeros((2, 3), numpy.float32),
+                         numpy.zeros((2, 3), numpy.float32))

@@ -1,0 +1,75 @@
+"""Linear, embed_id and shift: options and errors the records cannot
+express."""
+import numpy
+import pytest
+
+from kusari.autograd import functions as F
+from kusari.autograd.function_node import grad
+from kusari.autograd.variable import Variable
+
+
+def test_linear_n_batch_axes_flattens_features():
+    rng = numpy.random.default_rng(0)
+    x = rng.standard_normal((2, 3, 4, 5))
+    W = rng.standard_normal((6, 20))
+    y = F.linear(x, W, n_batch_axes=2)
+    assert y.shape == (2, 3, 6)
+    numpy.testing.assert_allclose(y.array, x.reshape(2, 3, 20) @ W.T)
+
+
+def test_linear_is_twice_differentiable():
+    rng = numpy.random.default_rng(1)
+    x = Variable(rng.standard_normal((3, 4)))
+    W = Variable(rng.standard_normal((2, 4)))
+    gx, = grad([F.sum(F.linear(x, W) ** 2)], [x],
+               enable_double_backprop=True)
+    F.sum(gx).backward()
+    # gx = 2 x W^T W; the gradient of sum(gx) with respect to W:
+    ones = numpy.ones((3, 4))
+    expected = 2 * (W.array @ ones.T @ x.array + W.array @ x.array.T @ ones)
+    numpy.testing.assert_allclose(W.grad, expected)
+
+
+@pytest.mark.parametrize('n_batch_axes', [0, -1, 1.0, True])
+def test_linear_bad_n_batch_axes(n_batch_axes):
+    with pytest.raises(ValueError, match='linear: n_batch_axes'):
+        F.linear(numpy.zeros((2, 3)), numpy.zeros((4, 3)),
+                 n_batch_axes=n_batch_axes)
+
+
+def test_embed_id_ignore_label_rows_are_zero_and_get_no_gradient():
+    W = Variable(numpy.arange(6.0).reshape(3, 2))
+    x = numpy.array([2, -1, 2, 0], numpy.int32)
+    y = F.embed_id(x, W, ignore_label=-1)
+    numpy.testing.assert_array_equal(
+        y.array, [[4, 5], [0, 0], [4, 5], [0, 1]])
+    y.grad = numpy.ones((4, 2))
+    y.backward()
+    numpy.testing.assert_array_equal(W.grad, [[1, 1], [0, 0], [2, 2]])
+
+
+@pytest.mark.parametrize('ids', [[0, 3], [-1, 0]])
+def test_embed_id_rejects_ids_outside_vocabulary(ids):
+    with pytest.raises(ValueError, match=r'embed_id: ids in x must be in '
+                                         r'\[0, 3\)'):
+        F.embed_id(numpy.array(ids, numpy.int32), numpy.zeros((3, 2)))
+
+
+def test_shift_backward_is_the_opposite_shift():
+    rng = numpy.random.default_rng(2)
+    x = rng.standard_normal((1, 9, 4, 5))
+    gy = rng.standard_normal(x.shape)
+    y = F.shift(x, ksize=3, dilate=2).array
+    gx = F.shift(gy, ksize=3, dilate=-2).array
+    numpy.testing.assert_allclose((y * gy).sum(), (x * gx).sum())
+
+
+def test_shift_bad_ksize():
+    with pytest.raises(ValueError, match='shift: ksize must be odd'):
+        F.shift(numpy.zeros((1, 4, 3, 3)), ksize=2)
+
+
+def test_bilinear_needs_all_or_no_linear_terms():
+    e = numpy.zeros((2, 3))
+    with pytest.raises(ValueError, match='bilinear: give all'):
+        F.bilinear(e, e, numpy.zeros((3, 3, 2)), V1=numpy.zeros((3, 2)))
