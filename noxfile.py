@@ -41,7 +41,7 @@ else:
     print('available' if count else 'CuPy sees no GPU')
 """
 
-nox.options.sessions = ['tests', 'conformance', 'lint']
+nox.options.sessions = ['tests', 'conformance', 'docs', 'lint']
 
 
 @dataclasses.dataclass(frozen=True)
@@ -169,6 +169,14 @@ def lint(session):
     session.install(RUFF)
     targets = [t for t in LINTED if (ROOT / t).exists()]
     session.run('ruff', 'check', *targets, *session.posargs)
+
+
+@nox.session
+def docs(session):
+    """The guide's code blocks, run as doctests."""
+    _install(session, PACKAGES.values(), ('pytest',))
+    session.run('pytest', '--doctest-glob=*.md', 'docs', '-q',
+                *session.posargs)
 
 
 @nox.session
