@@ -4,3 +4,5 @@ from kusari.autograd.utils.array import force_array  # NOQA
 from kusari.autograd.utils.array import force_type  # NOQA
 from kusari.autograd.utils.conv import get_conv_outsize  # NOQA
 from kusari.autograd.utils.conv import get_deconv_outsize  # NOQA
+from kusari.autograd.utils.sparse import CooMatrix  # NOQA
+from kusari.autograd.utils.sparse import to_coo  # NOQA

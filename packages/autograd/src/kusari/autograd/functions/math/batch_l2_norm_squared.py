@@ -1,4 +1,6 @@
 """Squared L2 norm of each example of a batch."""
+import math
+
 from kusari.array import backend
 from kusari.autograd import function_node
 from kusari.autograd.functions.array.broadcast import broadcast_to
@@ -17,7 +19,7 @@ class BatchL2NormSquared(function_node.FunctionNode):
     def forward(self, inputs):
         x, = inputs
         self.retain_inputs((0,))
-        flat = x.reshape(len(x), -1)
+        flat = x.reshape(len(x), math.prod(x.shape[1:]))
         xp = backend.get_array_module(x)
         # A row-wise dot product: no squared copy of x.
         return xp.einsum('ij,ij->i', flat, flat),

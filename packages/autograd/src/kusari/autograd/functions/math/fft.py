@@ -6,16 +6,13 @@ from kusari.array import backend
 from kusari.autograd import function_node
 from kusari.autograd.utils import type_check
 
-_INVERSE = {'fft': 'ifft', 'ifft': 'fft'}
-
-
 class FFT(function_node.FunctionNode):
     """The transform ``method`` ('fft' or 'ifft') of ``real + i * imag``.
 
-    With N points, the adjoint of fft is N * ifft and that of ifft is
-    fft / N. Swapping the real and imaginary parts turns the one
-    transform into N (or 1/N) times the other, so the gradient is the
-    reverse transform applied to the swapped pair.
+    The adjoint of z -> F z (F the transform's matrix, symmetric) is
+    g -> conj(F) g = swap(F swap(g)), where swap exchanges the real and
+    imaginary parts (swap(v) = i conj(v)): the gradient is the same
+    transform of the swapped pair, swapped back.
     """
 
     def __init__(self, method):
@@ -44,7 +41,7 @@ class FFT(function_node.FunctionNode):
 
     def backward(self, indexes, grad_outputs):
         g_real, g_imag = _zeros_for_none(grad_outputs)
-        gx_imag, gx_real = FFT(_INVERSE[self.method]).apply((g_imag, g_real))
+        gx_imag, gx_real = FFT(self.method).apply((g_imag, g_real))
         return gx_real, gx_imag
 
 

@@ -1,4 +1,6 @@
 """Log of the sum of exponentials, over axes, without overflow."""
+import numpy
+
 from kusari.array import backend
 from kusari.autograd.functions.math import _reduction
 from kusari.autograd.functions.math.exponential import exp
@@ -17,15 +19,18 @@ class LogSumExp(_reduction.Reduction):
         self.retain_outputs((0,))
         xp = backend.get_array_module(x)
         if x.size:
-            shift = x.max(axis=self.axis, keepdims=True)
+            shift = force_array(x.max(axis=self.axis, keepdims=True))
             # All -inf (or an inf) in a lane: shifting by it gives NaN.
             shift[~xp.isfinite(shift)] = 0
         else:
             shift = xp.zeros(self.kept_shape(x.shape), x.dtype)
-        y = xp.subtract(x, shift)
-        xp.exp(y, out=y)
-        y = force_array(y.sum(axis=self.axis))
-        xp.log(y, out=y)
+        # Infinities here are right: x - shift may reach -inf in float16
+        # (its exp is 0), and an empty or all -inf lane sums to log(0).
+        with numpy.errstate(over='ignore', divide='ignore'):
+            y = force_array(x - shift)
+            xp.exp(y, out=y)
+            y = force_array(y.sum(axis=self.axis))
+            xp.log(y, out=y)
         y += shift.reshape(y.shape)
         return y,
 

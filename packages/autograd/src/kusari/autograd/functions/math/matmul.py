@@ -1,4 +1,6 @@
 """Matrix products, batched and broadcasting as ``numpy.matmul``."""
+import warnings
+
 from kusari.array import backend
 from kusari.autograd import function_node
 from kusari.autograd.functions.array.broadcast import sum_to
@@ -90,3 +92,31 @@ def matmul(a, b, transa=False, transb=False):
             shape = shape[:-1]
         y = reshape(y, shape)
     return y
+
+
+def batch_matmul(a, b, transa=False, transb=False):
+    """Matrix products of two batches (deprecated: use :func:`matmul`).
+
+    Each operand is 2-D ``(B, N)``, read as B column vectors ``N x 1``,
+    or 3-D ``(B, M, N)``, read as B matrices.
+
+    Args:
+        a: Variable or array, float, the left matrices.
+        b: Variable or array of the same dtype, the right matrices.
+        transa: transpose each matrix of ``a`` first.
+        transb: transpose each matrix of ``b`` first.
+
+    Returns:
+        3-D Variable of the B products.
+    """
+    warnings.warn('batch_matmul is deprecated; use matmul instead',
+                  DeprecationWarning, stacklevel=2)
+    operands = []
+    for name, x in (('a', a), ('b', b)):
+        if x.ndim not in (2, 3):
+            raise type_check.InvalidType(
+                f'2 <= {name}.ndim <= 3', f'{name}.ndim = {x.ndim}',
+                f'batch_matmul: {name} must be 2-D (a batch of vectors) or '
+                f'3-D (a batch of matrices); got shape {x.shape}')
+        operands.append(reshape(x, x.shape + (1,)) if x.ndim == 2 else x)
+    return _matmul(operands[0], operands[1], transa, transb)

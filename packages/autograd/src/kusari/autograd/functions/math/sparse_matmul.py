@@ -1,0 +1,170 @@
+"""Products of a sparse (COO) matrix and a dense one, batched or not."""
+from kusari.array import backend
+from kusari.autograd import function_node
+from kusari.autograd.functions.array._scatter import scatter_add
+from kusari.autograd.functions.array.swapaxes import swapaxes
+from kusari.autograd.utils import type_check
+from kusari.autograd.utils.sparse import CooMatrix
+
+
+class _Pattern:
+    """Where the entries of op(A) sit: per entry its batch (None for one
+    matrix), row and column, whether it is not padding; and op(A)'s
+    dense shape. Padding entries point at (0, 0) with a zero weight."""
+
+    def __init__(self, batch, rows, cols, valid, shape):
+        self.batch = batch
+        self.rows = rows
+        self.cols = cols
+        self.valid = valid
+        self.shape = shape
+
+    @classmethod
+    def of(cls, sp, transpose):
+        xp = backend.get_array_module(sp.row)
+        valid = (sp.row >= 0) & (sp.col >= 0)
+        rows = xp.where(valid, sp.row, 0)
+        cols = xp.where(valid, sp.col, 0)
+        batch = None
+        if sp.row.ndim == 2:
+            batch = xp.broadcast_to(xp.arange(len(sp.row))[:, None],
+                                    sp.row.shape)
+        pattern = cls(batch, rows, cols, valid, sp.shape)
+        return pattern.transposed() if transpose else pattern
+
+    def transposed(self):
+        return _Pattern(self.batch, self.cols, self.rows, self.valid,
+                        self.shape[::-1])
+
+    def index(self, axis_index):
+        """The index picking each entry's slice along the matrix axis."""
+        if self.batch is None:
+            return axis_index,
+        return self.batch, axis_index
+
+    def masked(self, values):
+        """``values`` with zeros at the padding entries."""
+        xp = backend.get_array_module(values)
+        return xp.where(self.valid, values, values.dtype.type(0))
+
+
+def _op(dense, trans):
+    return dense.swapaxes(-1, -2) if trans else dense
+
+
+class CooMatMul(function_node.FunctionNode):
+    """C = op(A) @ op(B) for sparse A (its entries are input 0) and dense
+    B (input 1), where op transposes the last two axes when asked."""
+
+    def __init__(self, pattern, transb):
+        self.pattern = pattern
+        self.transb = transb
+
+    @property
+    def label(self):
+        return 'sparse_matmul'
+
+    def check_type_forward(self, in_types):
+        type_check.argname(in_types, ('sp', 'dn'))
+        sp_type, dn_type = in_types
+        type_check.expect(
+            sp_type.dtype.kind == 'f', dn_type.dtype == sp_type.dtype,
+            dn_type.ndim == sp_type.ndim + 1)
+        if type_check.eval(sp_type.ndim) == 2:
+            type_check.expect(dn_type.shape[0] == sp_type.shape[0])
+        inner = dn_type.shape[-1] if self.transb else dn_type.shape[-2]
+        type_check.expect(inner == self.pattern.shape[1])
+
+    def forward(self, inputs):
+        data, dense = inputs
+        self.retain_inputs((0, 1))
+        pattern = self.pattern
+        xp = backend.get_array_module(dense)
+        right = _op(dense, self.transb)
+        gathered = right[pattern.index(pattern.cols)]
+        gathered *= pattern.masked(data)[..., None]
+        out = xp.zeros(dense.shape[:-2] + (pattern.shape[0],
+                                           right.shape[-1]), dense.dtype)
+        return scatter_add(out, pattern.index(pattern.rows), gathered),
+
+    def backward(self, indexes, grad_outputs):
+        data, dense = self.get_retained_inputs()
+        gy, = grad_outputs
+        ret = []
+        if 0 in indexes:
+            ret.append(CooSample(self.pattern, self.transb).apply(
+                (gy, dense))[0])
+        if 1 in indexes:
+            ret.append(_dense_grad(self.pattern, self.transb, data, gy))
+        return ret
+
+
+class CooSample(function_node.FunctionNode):
+    """d_k = sum_j G[r_k, j] op(B)[c_k, j] at the entries (r_k, c_k) of a
+    sparse pattern: the gradient of the sparse entries of CooMatMul."""
+
+    def __init__(self, pattern, transb):
+        self.pattern = pattern
+        self.transb = transb
+
+    def forward(self, inputs):
+        g, dense = inputs
+        self.retain_inputs((0, 1))
+        pattern = self.pattern
+        xp = backend.get_array_module(g)
+        left = g[pattern.index(pattern.rows)]
+        right = _op(dense, self.transb)[pattern.index(pattern.cols)]
+        return pattern.masked(xp.einsum('...j,...j->...', left, right)),
+
+    def backward(self, indexes, grad_outputs):
+        g, dense = self.get_retained_inputs()
+        gd, = grad_outputs
+        ret = []
+        if 0 in indexes:
+            ret.append(CooMatMul(self.pattern, self.transb).apply(
+                (gd, dense))[0])
+        if 1 in indexes:
+            ret.append(_dense_grad(self.pattern, self.transb, gd, g))
+        return ret
+
+
+def _dense_grad(pattern, transb, entries, g):
+    """The gradient of the dense operand B of op(A) @ op(B), from A's
+    entries and the output gradient ``g``: op(A)^T @ g, laid out as B."""
+    grad, = CooMatMul(pattern.transposed(), False).apply((entries, g))
+    return swapaxes(grad, -1, -2) if transb else grad
+
+
+def _coo_dense(sp, dense, transa, transb):
+    y, = CooMatMul(_Pattern.of(sp, transa), transb).apply((sp.data, dense))
+    return y
+
+
+def sparse_matmul(a, b, transa=False, transb=False):
+    """Matrix product of a sparse COO matrix and a dense one, one of
+    either or a batch of each: ``op(a) @ op(b)``.
+
+    Gradients flow to the dense operand and to the sparse one's entries
+    (``CooMatrix.data``), at any order.
+
+    Args:
+        a: CooMatrix, or a Variable or array, float.
+        b: Variable or array when ``a`` is sparse, else a CooMatrix. The
+            dense operand has one more axis than the sparse one's
+            ``data``: 2-D with one matrix, 3-D with a batch.
+        transa: transpose each matrix of ``a`` first.
+        transb: transpose each matrix of ``b`` first.
+
+    Returns:
+        Variable holding the dense product.
+    """
+    a_sparse = isinstance(a, CooMatrix)
+    b_sparse = isinstance(b, CooMatrix)
+    if a_sparse and not b_sparse:
+        return _coo_dense(a, b, transa, transb)
+    if b_sparse and not a_sparse:
+        # op(a) @ op(b) = (op(b)^T @ op(a)^T)^T
+        return swapaxes(_coo_dense(b, a, not transb, not transa), -1, -2)
+    raise ValueError(f'sparse_matmul: exactly one of a and b must be a '
+                     f'CooMatrix; got {type(a).__name__} and '
+                     f'{type(b).__name__}')
