@@ -1,0 +1,2 @@
+"""Learnable connections: Linear, the convolutions and the other layers
+that wrap a connection function with their parameters."""

@@ -1,0 +1,86 @@
+"""What the connection layers share: checked geometry arguments, the
+optional bias, the short constructor forms, and the check that makes a
+lazily shaped parameter fail clearly on an input of the wrong ndim."""
+import operator
+
+from kusari.array import initializers
+from kusari.autograd.variable import Parameter
+
+
+def ntuple(layer_name, arg_name, value, ndim, minimum):
+    """``value`` (an int or a sequence of ``ndim`` ints, each at least
+    ``minimum``) as a tuple of ``ndim`` ints; a clear error otherwise."""
+    try:
+        if isinstance(value, (tuple, list)):
+            values = tuple(operator.index(v) for v in value)
+        else:
+            values = (operator.index(value),) * ndim
+    except TypeError:
+        values = None
+    if values is None or len(values) != ndim or isinstance(value, bool):
+        raise TypeError(
+            f'{layer_name}: {arg_name} must be an int or a sequence of '
+            f'{ndim} ints; got {value!r}')
+    if any(v < minimum for v in values):
+        raise ValueError(
+            f'{layer_name}: {arg_name} must be at least {minimum}; got '
+            f'{value!r}')
+    return values
+
+
+def positive_int(layer_name, arg_name, value, allow_none=False):
+    """``value`` as a positive int (or None if ``allow_none``)."""
+    if value is None and allow_none:
+        return None
+    try:
+        if isinstance(value, bool):
+            raise TypeError
+        number = operator.index(value)
+    except TypeError:
+        number = 0
+    if number < 1:
+        raise ValueError(
+            f'{layer_name}: {arg_name} must be a positive int'
+            f'{" or None" if allow_none else ""}; got {value!r}')
+    return number
+
+
+def shift_short_form(in_channels, out_channels, ksize):
+    """``Layer(out_channels, ksize)`` stands for ``Layer(None,
+    out_channels, ksize)``: the input channels are inferred."""
+    if ksize is None:
+        return None, in_channels, out_channels
+    return in_channels, out_channels, ksize
+
+
+def parameter(initializer, shape=None):
+    """A Parameter filled by ``initializer`` (None: LeCun normal); an
+    array is copied into the configured dtype, as any initializer is.
+    ``shape`` None leaves it lazy."""
+    return Parameter(initializers.get_initializer(initializer), shape)
+
+
+def bias(nobias, initial_bias, shape=None):
+    """The bias Parameter (zeros unless ``initial_bias`` says otherwise),
+    or None with ``nobias``."""
+    if nobias:
+        return None
+    return parameter(0 if initial_bias is None else initial_bias, shape)
+
+
+def expect_ndim(link, x, ndim, layout):
+    """Before a lazy parameter takes its shape from ``x``: raise, naming
+    the link and the shapes, unless ``x`` has ``ndim`` axes."""
+    if getattr(x, 'ndim', None) != ndim:
+        raise ValueError(
+            f'{link._describe()}: cannot infer the input size from x of '
+            f'shape {getattr(x, "shape", None)}: expected {ndim} axes '
+            f'{layout}')
+
+
+def expect_channels(link, in_channels, groups):
+    """The channel count must split into ``groups`` groups."""
+    if in_channels % groups:
+        raise ValueError(
+            f'{link._describe()}: {in_channels} input channels cannot be '
+            f'split into groups={groups} groups')

@@ -1,0 +1,44 @@
+"""Two-dimensional deconvolution layer."""
+from kusari.autograd.functions.connection import deconvolution_2d
+from kusari.links.links.connection import _convolution
+
+
+class Deconvolution2D(_convolution.ConvolutionBase):
+    """Two-dimensional deconvolution (transposed convolution) layer (see
+    :func:`~kusari.autograd.functions.deconvolution_2d`).
+
+    ``Deconvolution2D(out_channels, ksize, ...)`` (or ``in_channels=None``)
+    infers the input channels from the first input.
+
+    Args:
+        in_channels (int or None): Input channels.
+        out_channels (int): Output channels.
+        ksize (int or pair): Filter height and width.
+        stride (int or pair): Stride.
+        pad (int or pair): Padding cropped from each side.
+        nobias (bool): Leave out the bias.
+        outsize (pair or None): Output height and width; None is the
+            smallest that fits.
+        initialW: Initializer of ``W`` ``(in, out / groups, kh, kw)``;
+            None is LeCun normal.
+        initial_bias: Initializer of ``b`` ``(out,)``; None is zero.
+        dilate (int or pair): Spacing of the filter taps.
+        groups (int): Number of channel groups.
+    """
+
+    transposed = True
+
+    def __init__(self, in_channels, out_channels, ksize=None, stride=1,
+                 pad=0, nobias=False, outsize=None, initialW=None,
+                 initial_bias=None, *, dilate=1, groups=1):
+        super().__init__(2, in_channels, out_channels, ksize, stride, pad,
+                         nobias, initialW, initial_bias, dilate, groups,
+                         outsize)
+
+    def forward(self, x):
+        """Deconvolve ``x`` ``(n, c, h, w)``."""
+        if self.W.array is None:
+            self._initialize_params(x)
+        return deconvolution_2d.deconvolution_2d(
+            x, self.W, self.b, self.stride, self.pad, self.outsize,
+            dilate=self.dilate, groups=self.groups)
