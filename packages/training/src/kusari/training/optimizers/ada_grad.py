@@ -1,0 +1,78 @@
+"""AdaGrad."""
+import numpy
+
+from kusari.training import optimizer
+from kusari.training.optimizers import _elementwise
+
+_default_hyperparam = optimizer.Hyperparameter()
+_default_hyperparam.lr = 0.001
+_default_hyperparam.eps = 1e-8
+
+
+class AdaGradRule(optimizer.UpdateRule):
+    """Update rule of :class:`AdaGrad`::
+
+        h += grad ** 2
+        param -= lr * grad / (sqrt(h) + eps)
+
+    Args:
+        parent_hyperparam (Hyperparameter): defaults of the entries.
+        lr (float): learning rate.
+        eps (float): small value for numerical stability.
+    """
+
+    is_elementwise = True
+
+    def __init__(self, parent_hyperparam=None, lr=None, eps=None):
+        super().__init__(parent_hyperparam or _default_hyperparam)
+        optimizer.set_hyperparams(self.hyperparam, lr=lr, eps=eps)
+
+    def init_state(self, param):
+        self.state['h'] = param.device.xp.zeros_like(param.array)
+
+    def update_core_cpu(self, param):
+        hp = self.hyperparam
+        _elementwise.check_eps(self, hp.eps, param.dtype)
+        grad, (denom, step) = _elementwise.cpu_operands(param, 2)
+        h = self.state['h']
+        numpy.multiply(grad, grad, out=denom)
+        h += denom
+        numpy.sqrt(h, out=denom)
+        denom += hp.eps
+        numpy.multiply(grad, hp.lr, out=step)
+        step /= denom
+        param.array -= step
+
+    def update_core_gpu(self, param):
+        hp = self.hyperparam
+        _elementwise.check_eps(self, hp.eps, param.dtype)
+        _elementwise.fused_kernel(
+            'adagrad', ('grad',), ('lr', 'eps'), ('param', 'h'),
+            '''compute_t g = grad;
+               compute_t h_ = (compute_t)h + g * g;
+               h = h_;
+               param = (compute_t)param - lr * g / (sqrt(h_) + eps);''',
+            param.dtype)(param.grad, hp.lr, hp.eps, param.array,
+                         self.state['h'])
+
+
+class AdaGrad(optimizer.GradientMethod):
+    """AdaGrad (Duchi et al., JMLR 2011): the step of each element shrinks
+    with the sum of its squared gradients.
+
+    Args:
+        lr (float): learning rate.
+        eps (float): small value for numerical stability.
+    """
+
+    def __init__(self, lr=_default_hyperparam.lr,
+                 eps=_default_hyperparam.eps):
+        super().__init__()
+        self.hyperparam.lr = lr
+        self.hyperparam.eps = eps
+
+    lr = optimizer.HyperparameterProxy('lr')
+    eps = optimizer.HyperparameterProxy('eps')
+
+    def create_update_rule(self):
+        return AdaGradRule(self.hyperparam)

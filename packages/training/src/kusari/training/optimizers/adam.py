@@ -1,0 +1,320 @@
+"""Adam and its variants: AdamW, AMSGrad, AdaBound, AMSBound."""
+import math
+import warnings
+
+import numpy
+
+from kusari.training import optimizer
+from kusari.training.optimizers import _elementwise
+
+_default_hyperparam = optimizer.Hyperparameter()
+_default_hyperparam.alpha = 0.001
+_default_hyperparam.beta1 = 0.9
+_default_hyperparam.beta2 = 0.999
+_default_hyperparam.eps = 1e-8
+_default_hyperparam.eta = 1.0
+_default_hyperparam.weight_decay_rate = 0
+_default_hyperparam.amsgrad = False
+_default_hyperparam.adabound = False
+_default_hyperparam.final_lr = 0.1
+_default_hyperparam.gamma = 1e-3
+
+
+def _learning_rate(owner, hp, t):
+    """``alpha`` with Adam's bias correction after ``t`` updates."""
+    if t == 0:
+        raise RuntimeError(
+            f"{owner}.alpha_t: Adam's learning rate is undefined before the "
+            f"first update (t == 0)")
+    fix1 = 1.0 - math.pow(hp.beta1, t)
+    fix2 = 1.0 - math.pow(hp.beta2, t)
+    return hp.alpha * math.sqrt(fix2) / fix1
+
+
+def _warn_lr_renamed(owner):
+    warnings.warn(f'{owner}.lr has been renamed to {owner}.alpha_t; lr is '
+                  f'deprecated', DeprecationWarning, stacklevel=3)
+
+
+class AdamRule(optimizer.UpdateRule):
+    """Update rule of :class:`Adam`::
+
+        m += (1 - beta1) * (grad - m)
+        v += (1 - beta2) * (grad ** 2 - v)
+        vhat = maximum(vhat, v) if amsgrad else v
+        step = alpha_t / (sqrt(vhat) + eps)
+        step = clip(step, lower(t), upper(t)) if adabound
+        param -= eta * (step * m + weight_decay_rate * param)
+
+    where ``alpha_t = alpha * sqrt(1 - beta2 ** t) / (1 - beta1 ** t)``,
+    and AdaBound's bounds close in on ``final_lr`` (scaled as ``alpha`` is
+    scaled from its first value):
+    ``lower(t) = final_lr * (1 - 1 / (gamma * t + 1))``,
+    ``upper(t) = final_lr * (1 + 1 / (gamma * t))``.
+
+    Args:
+        parent_hyperparam (Hyperparameter): defaults of the entries.
+        alpha, beta1, beta2, eps, eta, weight_decay_rate, amsgrad,
+        adabound, final_lr, gamma: as in :class:`Adam`.
+
+    Attributes:
+        initial_alpha (float): ``alpha`` at the first AdaBound update.
+    """
+
+    is_elementwise = True
+    initial_alpha = None
+
+    def __init__(self, parent_hyperparam=None, alpha=None, beta1=None,
+                 beta2=None, eps=None, eta=None, weight_decay_rate=None,
+                 amsgrad=None, adabound=None, final_lr=None, gamma=None):
+        super().__init__(parent_hyperparam or _default_hyperparam)
+        optimizer.set_hyperparams(
+            self.hyperparam, alpha=alpha, beta1=beta1, beta2=beta2, eps=eps,
+            eta=eta, weight_decay_rate=weight_decay_rate, amsgrad=amsgrad,
+            adabound=adabound, final_lr=final_lr, gamma=gamma)
+
+    def init_state(self, param):
+        xp = param.device.xp
+        self.state['m'] = xp.zeros_like(param.array)
+        self.state['v'] = xp.zeros_like(param.array)
+        if self.hyperparam.amsgrad:
+            self.state['vhat'] = xp.zeros_like(param.array)
+
+    @property
+    def alpha_t(self):
+        """``alpha`` with the bias correction of this rule's step
+        :attr:`t`."""
+        return _learning_rate(type(self).__name__, self.hyperparam, self.t)
+
+    @property
+    def lr(self):
+        """Deprecated alias of :attr:`alpha_t`."""
+        _warn_lr_renamed(type(self).__name__)
+        return self.alpha_t
+
+    def _bounds(self):
+        """AdaBound's ``(lower, upper)`` bounds of the step at this t."""
+        hp = self.hyperparam
+        if self.initial_alpha is None:
+            self.initial_alpha = hp.alpha
+        final_lr = hp.final_lr * hp.alpha / self.initial_alpha
+        return (final_lr * (1.0 - 1.0 / (hp.gamma * self.t + 1)),
+                final_lr * (1.0 + 1.0 / (hp.gamma * self.t)))
+
+    def update_core_cpu(self, param):
+        hp = self.hyperparam
+        _elementwise.check_eps(self, hp.eps, param.dtype)
+        grad, (work,) = _elementwise.cpu_operands(param, 1)
+        m, v = self.state['m'], self.state['v']
+        numpy.subtract(grad, m, out=work)
+        work *= 1 - hp.beta1
+        m += work
+        numpy.multiply(grad, grad, out=work)
+        work -= v
+        work *= 1 - hp.beta2
+        v += work
+        vhat = v
+        if hp.amsgrad:
+            vhat = self.state['vhat']
+            numpy.maximum(vhat, v, out=vhat)
+        step = work
+        numpy.sqrt(vhat, out=step)
+        step += hp.eps
+        numpy.divide(self.alpha_t, step, out=step)
+        if hp.adabound:
+            lower, upper = self._bounds()
+            numpy.clip(step, lower, upper, out=step)
+        step *= m
+        array = param.array
+        eta, decay = hp.eta, hp.weight_decay_rate
+        if decay != 0:
+            array *= 1 - eta * decay
+        if eta != 1:
+            step *= eta
+        array -= step
+
+    def update_core_gpu(self, param):
+        hp = self.hyperparam
+        _elementwise.check_eps(self, hp.eps, param.dtype)
+        arrays = [param.array, self.state['m'], self.state['v']]
+        names = ['param', 'm', 'v']
+        vhat = 'v_'
+        if hp.amsgrad:
+            arrays.append(self.state['vhat'])
+            names.append('vhat')
+            vhat = 'vhat_'
+        running_max = ('compute_t vhat_ = max((compute_t)vhat, v_);'
+                       'vhat = vhat_;') if hp.amsgrad else ''
+        lower, upper = self._bounds() if hp.adabound else (0.0, 0.0)
+        bound = 'step = min(upper, max(lower, step));' if hp.adabound else ''
+        body = f'''
+            compute_t g = grad;
+            compute_t m_ = m;
+            compute_t v_ = v;
+            m_ += one_minus_beta1 * (g - m_);
+            v_ += one_minus_beta2 * (g * g - v_);
+            m = m_;
+            v = v_;
+            {running_max}
+            compute_t step = alpha_t / (sqrt({vhat}) + eps);
+            {bound}
+            compute_t p = param;
+            param = p - eta * (step * m_ + weight_decay_rate * p);
+        '''
+        name = 'adam' + '_amsgrad' * bool(hp.amsgrad) \
+            + '_adabound' * bool(hp.adabound)
+        _elementwise.fused_kernel(
+            name, ('grad',),
+            ('alpha_t', 'one_minus_beta1', 'one_minus_beta2', 'eps', 'eta',
+             'weight_decay_rate', 'lower', 'upper'),
+            tuple(names), body, param.dtype)(
+                param.grad, self.alpha_t, 1 - hp.beta1, 1 - hp.beta2, hp.eps,
+                hp.eta, hp.weight_decay_rate, lower, upper, *arrays)
+
+    def serialize(self, serializer):
+        """Also saves :attr:`initial_alpha` of AdaBound, which the bounds
+        of a resumed run depend on."""
+        super().serialize(serializer)
+        if self.hyperparam.adabound:
+            self.initial_alpha = optimizer._optional(
+                serializer, 'initial_alpha', self.initial_alpha)
+
+
+class Adam(optimizer.GradientMethod):
+    """Adam (Kingma and Ba, arXiv:1412.6980), with decoupled weight decay
+    (``eta``, ``weight_decay_rate``: AdamW, Loshchilov and Hutter) and the
+    AMSGrad (``amsgrad``) and AdaBound (``adabound``) variants; both flags
+    together give AMSBound. With the defaults it is the original Adam.
+
+    Args:
+        alpha (float): coefficient of the learning rate.
+        beta1 (float): decay rate of the first moment.
+        beta2 (float): decay rate of the second moment.
+        eps (float): small value for numerical stability.
+        eta (float): schedule multiplier (for warm restarts).
+        weight_decay_rate (float): decoupled weight decay rate.
+        amsgrad (bool): use AMSGrad's running maximum of ``v``.
+        adabound (bool): clip the step into AdaBound's bounds.
+        final_lr (float): AdaBound's final (SGD) learning rate.
+        gamma (float): AdaBound's convergence speed of the bounds.
+    """
+
+    def __init__(self, alpha=_default_hyperparam.alpha,
+                 beta1=_default_hyperparam.beta1,
+                 beta2=_default_hyperparam.beta2,
+                 eps=_default_hyperparam.eps, eta=_default_hyperparam.eta,
+                 weight_decay_rate=_default_hyperparam.weight_decay_rate,
+                 amsgrad=_default_hyperparam.amsgrad,
+                 adabound=_default_hyperparam.adabound,
+                 final_lr=_default_hyperparam.final_lr,
+                 gamma=_default_hyperparam.gamma):
+        super().__init__()
+        hp = self.hyperparam
+        hp.alpha = alpha
+        hp.beta1 = beta1
+        hp.beta2 = beta2
+        hp.eps = eps
+        hp.eta = eta
+        hp.weight_decay_rate = weight_decay_rate
+        hp.amsgrad = amsgrad
+        hp.adabound = adabound
+        hp.final_lr = final_lr
+        hp.gamma = gamma
+
+    alpha = optimizer.HyperparameterProxy('alpha')
+    beta1 = optimizer.HyperparameterProxy('beta1')
+    beta2 = optimizer.HyperparameterProxy('beta2')
+    eps = optimizer.HyperparameterProxy('eps')
+    eta = optimizer.HyperparameterProxy('eta')
+    weight_decay_rate = optimizer.HyperparameterProxy('weight_decay_rate')
+    amsgrad = optimizer.HyperparameterProxy('amsgrad')
+    adabound = optimizer.HyperparameterProxy('adabound')
+    final_lr = optimizer.HyperparameterProxy('final_lr')
+    gamma = optimizer.HyperparameterProxy('gamma')
+
+    def create_update_rule(self):
+        return AdamRule(self.hyperparam)
+
+    @property
+    def alpha_t(self):
+        """``alpha`` with the bias correction of the optimizer's step
+        :attr:`t`."""
+        return _learning_rate(type(self).__name__, self.hyperparam, self.t)
+
+    @property
+    def lr(self):
+        """Deprecated alias of :attr:`alpha_t`."""
+        _warn_lr_renamed(type(self).__name__)
+        return self.alpha_t
+
+
+class AdamW(Adam):
+    """AdamW: :class:`Adam` with decoupled weight decay (Loshchilov and
+    Hutter, "Fixing Weight Decay Regularization in Adam").
+
+    Args:
+        alpha, beta1, beta2, eps, eta, weight_decay_rate: as in
+            :class:`Adam`.
+    """
+
+    def __init__(self, alpha=_default_hyperparam.alpha,
+                 beta1=_default_hyperparam.beta1,
+                 beta2=_default_hyperparam.beta2,
+                 eps=_default_hyperparam.eps, eta=_default_hyperparam.eta,
+                 weight_decay_rate=_default_hyperparam.weight_decay_rate):
+        super().__init__(alpha=alpha, beta1=beta1, beta2=beta2, eps=eps,
+                         eta=eta, weight_decay_rate=weight_decay_rate)
+
+
+class AMSGrad(Adam):
+    """AMSGrad: :class:`Adam` dividing by the running maximum of the second
+    moment (Reddi et al., "On the Convergence of Adam and Beyond").
+
+    Args:
+        alpha, beta1, beta2, eps, eta: as in :class:`Adam`.
+    """
+
+    def __init__(self, alpha=_default_hyperparam.alpha,
+                 beta1=_default_hyperparam.beta1,
+                 beta2=_default_hyperparam.beta2,
+                 eps=_default_hyperparam.eps, eta=_default_hyperparam.eta):
+        super().__init__(alpha=alpha, beta1=beta1, beta2=beta2, eps=eps,
+                         eta=eta, amsgrad=True)
+
+
+class AdaBound(Adam):
+    """AdaBound: :class:`Adam` with the step clipped into bounds closing in
+    on an SGD learning rate (Luo et al., "Adaptive Gradient Methods with
+    Dynamic Bound of Learning Rate").
+
+    Args:
+        alpha, beta1, beta2, final_lr, gamma, eps, eta: as in :class:`Adam`.
+    """
+
+    def __init__(self, alpha=_default_hyperparam.alpha,
+                 beta1=_default_hyperparam.beta1,
+                 beta2=_default_hyperparam.beta2,
+                 final_lr=_default_hyperparam.final_lr,
+                 gamma=_default_hyperparam.gamma,
+                 eps=_default_hyperparam.eps, eta=_default_hyperparam.eta):
+        super().__init__(alpha=alpha, beta1=beta1, beta2=beta2, eps=eps,
+                         eta=eta, adabound=True, final_lr=final_lr,
+                         gamma=gamma)
+
+
+class AMSBound(Adam):
+    """AMSBound: AdaBound's bounds on AMSGrad (Luo et al.).
+
+    Args:
+        alpha, beta1, beta2, final_lr, gamma, eps, eta: as in :class:`Adam`.
+    """
+
+    def __init__(self, alpha=_default_hyperparam.alpha,
+                 beta1=_default_hyperparam.beta1,
+                 beta2=_default_hyperparam.beta2,
+                 final_lr=_default_hyperparam.final_lr,
+                 gamma=_default_hyperparam.gamma,
+                 eps=_default_hyperparam.eps, eta=_default_hyperparam.eta):
+        super().__init__(alpha=alpha, beta1=beta1, beta2=beta2, eps=eps,
+                         eta=eta, amsgrad=True, adabound=True,
+                         final_lr=final_lr, gamma=gamma)

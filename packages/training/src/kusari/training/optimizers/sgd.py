@@ -1,0 +1,51 @@
+"""Vanilla stochastic gradient descent."""
+import numpy
+
+from kusari.training import optimizer
+from kusari.training.optimizers import _elementwise
+
+_default_hyperparam = optimizer.Hyperparameter()
+_default_hyperparam.lr = 0.01
+
+
+class SGDRule(optimizer.UpdateRule):
+    """Update rule of :class:`SGD`: ``param -= lr * grad``.
+
+    Args:
+        parent_hyperparam (Hyperparameter): defaults of the entries.
+        lr (float): learning rate.
+    """
+
+    is_elementwise = True
+
+    def __init__(self, parent_hyperparam=None, lr=None):
+        super().__init__(parent_hyperparam or _default_hyperparam)
+        optimizer.set_hyperparams(self.hyperparam, lr=lr)
+
+    def update_core_cpu(self, param):
+        grad, (step,) = _elementwise.cpu_operands(param, 1)
+        numpy.multiply(grad, self.hyperparam.lr, out=step)
+        param.array -= step
+
+    def update_core_gpu(self, param):
+        _elementwise.fused_kernel(
+            'sgd', ('grad',), ('lr',), ('param',),
+            'compute_t p = param; param = p - lr * (compute_t)grad;',
+            param.dtype)(param.grad, self.hyperparam.lr, param.array)
+
+
+class SGD(optimizer.GradientMethod):
+    """Vanilla stochastic gradient descent.
+
+    Args:
+        lr (float): learning rate.
+    """
+
+    def __init__(self, lr=_default_hyperparam.lr):
+        super().__init__()
+        self.hyperparam.lr = lr
+
+    lr = optimizer.HyperparameterProxy('lr')
+
+    def create_update_rule(self):
+        return SGDRule(self.hyperparam)

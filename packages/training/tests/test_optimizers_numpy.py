@@ -1,0 +1,398 @@
+"""Every optimizer against a plain NumPy transcription of its documented
+update rule, a few steps on a fixed problem."""
+import math
+import tracemalloc
+
+import numpy
+import pytest
+
+from kusari.autograd import Parameter
+from kusari.links import Link
+from kusari.training import optimizers
+
+SHAPE = (3, 4)
+STEPS = 5
+
+
+def _grads(seed=1):
+    rng = numpy.random.RandomState(seed)
+    grads = [rng.randn(*SHAPE) for _ in range(STEPS)]
+    grads[2][0] = 0  # a row with zero gradient at one step
+    return grads
+
+
+def _initial():
+    return numpy.random.RandomState(0).randn(*SHAPE)
+
+
+# Each reference takes (param, grads, **hyperparameters), all float64, and
+# returns the parameter after the steps.
+
+def ref_sgd(p, grads, lr=0.01):
+    for g in grads:
+        p = p - lr * g
+    return p
+
+
+def ref_momentum_sgd(p, grads, lr=0.01, momentum=0.9):
+    v = numpy.zeros_like(p)
+    for g in grads:
+        v = momentum * v - lr * g
+        p = p + v
+    return p
+
+
+def ref_corrected_momentum_sgd(p, grads, lr=0.01, momentum=0.9):
+    v = numpy.zeros_like(p)
+    for g in grads:
+        v = momentum * v - g
+        p = p + lr * v
+    return p
+
+
+def ref_nesterov_ag(p, grads, lr=0.01, momentum=0.9):
+    v = numpy.zeros_like(p)
+    for g in grads:
+        v = momentum * v - lr * g
+        p = p + momentum ** 2 * v - (1 + momentum) * lr * g
+    return p
+
+
+def ref_ada_grad(p, grads, lr=0.001, eps=1e-8):
+    h = numpy.zeros_like(p)
+    for g in grads:
+        h = h + g ** 2
+        p = p - lr * g / (numpy.sqrt(h) + eps)
+    return p
+
+
+def ref_ada_delta(p, grads, rho=0.95, eps=1e-6):
+    msg = numpy.zeros_like(p)
+    msdx = numpy.zeros_like(p)
+    for g in grads:
+        msg = rho * msg + (1 - rho) * g ** 2
+        dx = numpy.sqrt((msdx + eps) / (msg + eps)) * g
+        msdx = rho * msdx + (1 - rho) * dx ** 2
+        p = p - dx
+    return p
+
+
+def ref_rmsprop(p, grads, lr=0.01, alpha=0.99, eps=1e-8,
+                eps_inside_sqrt=False):
+    ms = numpy.zeros_like(p)
+    for g in grads:
+        ms = alpha * ms + (1 - alpha) * g ** 2
+        denom = numpy.sqrt(ms + eps) if eps_inside_sqrt \
+            else numpy.sqrt(ms) + eps
+        p = p - lr * g / denom
+    return p
+
+
+def ref_rmsprop_graves(p, grads, lr=1e-4, alpha=0.95, momentum=0.9,
+                       eps=1e-4):
+    n = numpy.zeros_like(p)
+    avg = numpy.zeros_like(p)
+    delta = numpy.zeros_like(p)
+    for g in grads:
+        n = alpha * n + (1 - alpha) * g ** 2
+        avg = alpha * avg + (1 - alpha) * g
+        delta = momentum * delta - lr * g / numpy.sqrt(n - avg ** 2 + eps)
+        p = p + delta
+    return p
+
+
+def ref_smorms3(p, grads, lr=0.001, eps=1e-16):
+    mem = numpy.ones_like(p)
+    avg = numpy.zeros_like(p)
+    avg2 = numpy.zeros_like(p)
+    for g in grads:
+        r = 1 / (mem + 1)
+        avg = (1 - r) * avg + r * g
+        avg2 = (1 - r) * avg2 + r * g ** 2
+        x = avg ** 2 / (avg2 + eps)
+        p = p - g * numpy.minimum(lr, x) / (numpy.sqrt(avg2) + eps)
+        mem = 1 + mem * (1 - x)
+    return p
+
+
+def ref_adam(p, grads, alpha=0.001, beta1=0.9, beta2=0.999, eps=1e-8,
+             eta=1.0, weight_decay_rate=0, amsgrad=False, adabound=False,
+             final_lr=0.1, gamma=1e-3):
+    m = numpy.zeros_like(p)
+    v = numpy.zeros_like(p)
+    vhat = numpy.zeros_like(p)
+    for t, g in enumerate(grads, 1):
+        m = beta1 * m + (1 - beta1) * g
+        v = beta2 * v + (1 - beta2) * g ** 2
+        vhat = numpy.maximum(vhat, v) if amsgrad else v
+        alpha_t = alpha * math.sqrt(1 - beta2 ** t) / (1 - beta1 ** t)
+        step = alpha_t / (numpy.sqrt(vhat) + eps)
+        if adabound:
+            step = numpy.clip(step, final_lr * (1 - 1 / (gamma * t + 1)),
+                              final_lr * (1 + 1 / (gamma * t)))
+        p = p - eta * (step * m + weight_decay_rate * p)
+    return p
+
+
+def ref_msvag(p, grads, lr=0.1, beta=0.9, eta=1.0, weight_decay_rate=0):
+    m = numpy.zeros_like(p)
+    v = numpy.zeros_like(p)
+    for t, g in enumerate(grads, 1):
+        m = beta * m + (1 - beta) * g
+        v = beta * v + (1 - beta) * g ** 2
+        mt = m / (1 - beta ** t)
+        vt = v / (1 - beta ** t)
+        rho = ((1 - beta) * (1 + beta ** t)
+               / ((1 + beta) * (1 - beta ** t)))
+        rho = min(rho, 0.9999)
+        s = numpy.maximum(vt - mt ** 2, 0) / (1 - rho)
+        with numpy.errstate(invalid='ignore'):
+            factor = numpy.where(mt == 0, 0, mt ** 2 / (mt ** 2 + rho * s))
+        p = p - eta * (lr * factor * mt + weight_decay_rate * p)
+    return p
+
+
+CASES = [
+    ('SGD', ref_sgd, {}),
+    ('SGD', ref_sgd, {'lr': 0.5}),
+    ('MomentumSGD', ref_momentum_sgd, {}),
+    ('MomentumSGD', ref_momentum_sgd, {'lr': 0.1, 'momentum': 0.5}),
+    ('CorrectedMomentumSGD', ref_corrected_momentum_sgd, {}),
+    ('NesterovAG', ref_nesterov_ag, {}),
+    ('AdaGrad', ref_ada_grad, {}),
+    ('AdaGrad', ref_ada_grad, {'lr': 0.1}),
+    ('AdaDelta', ref_ada_delta, {}),
+    ('RMSprop', ref_rmsprop, {}),
+    ('RMSprop', ref_rmsprop, {'eps_inside_sqrt': True, 'eps': 1e-2}),
+    ('RMSpropGraves', ref_rmsprop_graves, {}),
+    ('SMORMS3', ref_smorms3, {}),
+    ('SMORMS3', ref_smorms3, {'lr': 0.1}),
+    ('Adam', ref_adam, {}),
+    ('Adam', ref_adam, {'alpha': 0.01, 'eta': 0.5,
+                        'weight_decay_rate': 0.1}),
+    ('Adam', ref_adam, {'amsgrad': True, 'adabound': True}),
+    ('AdamW', ref_adam, {'weight_decay_rate': 0.01}),
+    ('AMSGrad', lambda p, g, **kw: ref_adam(p, g, amsgrad=True, **kw), {}),
+    ('AdaBound', lambda p, g, **kw: ref_adam(p, g, adabound=True, **kw),
+     {'final_lr': 0.002, 'gamma': 0.1}),
+    ('AMSBound', lambda p, g, **kw: ref_adam(
+        p, g, amsgrad=True, adabound=True, **kw), {}),
+    ('MSVAG', ref_msvag, {}),
+    ('MSVAG', ref_msvag, {'eta': 0.5, 'weight_decay_rate': 0.1}),
+]
+
+DEFAULTS = {
+    'SGD': {'lr': 0.01},
+    'MomentumSGD': {'lr': 0.01, 'momentum': 0.9},
+    'CorrectedMomentumSGD': {'lr': 0.01, 'momentum': 0.9},
+    'NesterovAG': {'lr': 0.01, 'momentum': 0.9},
+    'AdaGrad': {'lr': 0.001, 'eps': 1e-8},
+    'AdaDelta': {'rho': 0.95, 'eps': 1e-6},
+    'RMSprop': {'lr': 0.01, 'alpha': 0.99, 'eps': 1e-8,
+                'eps_inside_sqrt': False},
+    'RMSpropGraves': {'lr': 1e-4, 'alpha': 0.95, 'momentum': 0.9,
+                      'eps': 1e-4},
+    'SMORMS3': {'lr': 0.001, 'eps': 1e-16},
+    'Adam': {'alpha': 0.001, 'beta1': 0.9, 'beta2': 0.999, 'eps': 1e-8,
+             'eta': 1.0, 'weight_decay_rate': 0, 'amsgrad': False,
+             'adabound': False, 'final_lr': 0.1, 'gamma': 1e-3},
+    'AdamW': {'alpha': 0.001, 'weight_decay_rate': 0, 'amsgrad': False},
+    'AMSGrad': {'alpha': 0.001, 'amsgrad': True, 'adabound': False},
+    'AdaBound': {'final_lr': 0.1, 'gamma': 1e-3, 'adabound': True,
+                 'amsgrad': False},
+    'AMSBound': {'adabound': True, 'amsgrad': True},
+    'MSVAG': {'lr': 0.1, 'beta': 0.9, 'eta': 1.0, 'weight_decay_rate': 0},
+}
+
+
+class OneParam(Link):
+    def __init__(self, array):
+        super().__init__()
+        with self.init_scope():
+            self.w = Parameter(array)
+
+
+def _run(name, kwargs, dtype, grads=None):
+    link = OneParam(_initial().astype(dtype))
+    opt = getattr(optimizers, name)(**kwargs).setup(link)
+    for g in _grads() if grads is None else grads:
+        link.w.grad = g.astype(dtype)
+        opt.update()
+    return link.w.array
+
+
+@pytest.mark.parametrize('name, reference, kwargs', CASES)
+@pytest.mark.parametrize('dtype, rtol', [(numpy.float64, 1e-12),
+                                         (numpy.float32, 2e-5)])
+def test_matches_numpy_transcription(name, reference, kwargs, dtype, rtol):
+    if name == 'MSVAG' and dtype == numpy.float32:
+        # At the first step vt - mt ** 2 is a rounding error, which
+        # s = (vt - mt ** 2) / (1 - rho) multiplies by 1e4.
+        rtol = 1e-3
+    expected = reference(_initial(), _grads(), **kwargs)
+    actual = _run(name, kwargs, dtype)
+    assert actual.dtype == dtype
+    numpy.testing.assert_allclose(actual, expected, rtol=rtol, atol=rtol)
+
+
+# MSVAG's float16 moments lose what s = (vt - mt ** 2) / (1 - rho) needs;
+# it is covered by the float32 update below.
+@pytest.mark.parametrize('name, reference, kwargs',
+                         [case for case in CASES if case[0] != 'MSVAG'])
+def test_float16_follows_the_rule(name, reference, kwargs):
+    expected = reference(_initial(), _grads(), **kwargs)
+    actual = _run(name, kwargs, numpy.float16)
+    assert actual.dtype == numpy.float16
+    numpy.testing.assert_allclose(actual, expected, rtol=1e-2, atol=1e-2)
+
+
+@pytest.mark.parametrize('name, reference, kwargs', CASES)
+def test_fp32_update_of_float16_equals_float32_run(name, reference,
+                                                 kwargs):
+    grads = [g.astype(numpy.float16) for g in _grads()]
+    initial = _initial().astype(numpy.float16)
+    link = OneParam(initial.astype(numpy.float32))
+    opt = getattr(optimizers, name)(**kwargs).setup(link)
+    link16 = OneParam(initial.copy())
+    opt16 = getattr(optimizers, name)(**kwargs)
+    opt16.use_fp32_update()
+    opt16.setup(link16)
+    for g in grads:
+        link.w.grad = g.astype(numpy.float32)
+        opt.update()
+        link16.w.grad = g.copy()
+        opt16.update()
+    for value in (link16.w.update_rule.state or {}).values():
+        assert value.dtype == numpy.float32
+    numpy.testing.assert_array_equal(
+        link16.w.array, link.w.array.astype(numpy.float16))
+
+
+
+@pytest.mark.parametrize('name', sorted(DEFAULTS))
+def test_documented_defaults(name):
+    opt = getattr(optimizers, name)()
+    for key, value in DEFAULTS[name].items():
+        assert getattr(opt.hyperparam, key) == value, key
+        assert getattr(opt, key) == value, key
+
+
+@pytest.mark.parametrize('name', sorted(DEFAULTS))
+def test_rule_alone_uses_the_defaults(name):
+    rule_class = type(getattr(optimizers, name)().create_update_rule())
+    rule = rule_class()
+    for key, value in DEFAULTS[name].items():
+        if key in ('amsgrad', 'adabound') or name in (
+                'AdamW', 'AMSGrad', 'AdaBound', 'AMSBound'):
+            continue  # the variants' flags live on the optimizer
+        assert getattr(rule.hyperparam, key) == value
+
+
+def test_rule_constructor_overrides_only_what_it_gets():
+    rule = optimizers.MomentumSGDRule(lr=0.5)
+    assert rule.hyperparam.lr == 0.5
+    assert rule.hyperparam.momentum == 0.9
+
+
+def test_zero_gradient_keeps_msvag_finite():
+    grads = [numpy.zeros(SHAPE)] * 3
+    actual = _run('MSVAG', {}, numpy.float32, grads)
+    numpy.testing.assert_array_equal(actual, _initial().astype('f'))
+
+
+def test_adam_lr_and_alpha_t():
+    link = OneParam(_initial().astype('f'))
+    opt = optimizers.Adam(alpha=0.01, beta1=0.8, beta2=0.9).setup(link)
+    with pytest.raises(RuntimeError, match='before the first update'):
+        opt.alpha_t
+    for g in _grads()[:3]:
+        link.w.grad = g.astype('f')
+        opt.update()
+    expected = 0.01 * math.sqrt(1 - 0.9 ** 3) / (1 - 0.8 ** 3)
+    assert opt.alpha_t == pytest.approx(expected, rel=1e-15)
+    assert link.w.update_rule.alpha_t == pytest.approx(expected, rel=1e-15)
+    with pytest.warns(DeprecationWarning, match='alpha_t'):
+        assert opt.lr == opt.alpha_t
+    with pytest.warns(DeprecationWarning, match='alpha_t'):
+        assert link.w.update_rule.lr == opt.alpha_t
+
+
+def test_amsgrad_keeps_vhat_state():
+    link = OneParam(_initial().astype('f'))
+    opt = optimizers.AMSGrad().setup(link)
+    link.w.grad = numpy.ones(SHAPE, 'f')
+    opt.update()
+    assert sorted(link.w.update_rule.state) == ['m', 'v', 'vhat']
+
+
+def test_adabound_bounds_follow_alpha_changes():
+    grads = _grads()
+    link = OneParam(_initial())
+    opt = optimizers.AdaBound(final_lr=0.002, gamma=0.1).setup(link)
+    link.w.grad = grads[0].copy()
+    opt.update()
+    opt.alpha = 0.0005  # halves the final learning rate too
+    link.w.grad = grads[1].copy()
+    before = link.w.array.copy()
+    opt.update()
+    rule = link.w.update_rule
+    m, v = rule.state['m'], rule.state['v']
+    step = rule.alpha_t / (numpy.sqrt(v) + 1e-8)
+    final_lr = 0.001
+    step = numpy.clip(step, final_lr * (1 - 1 / (0.1 * 2 + 1)),
+                      final_lr * (1 + 1 / (0.1 * 2)))
+    numpy.testing.assert_allclose(link.w.array, before - step * m,
+                                  rtol=1e-12)
+
+
+@pytest.mark.parametrize('name', ['Adam', 'SMORMS3', 'AdaDelta',
+                                  'RMSpropGraves', 'MSVAG', 'NesterovAG'])
+def test_step_on_large_parameter_allocates_no_full_array(name):
+    link = OneParam(numpy.ones((1000, 1000), numpy.float32))
+    opt = getattr(optimizers, name)().setup(link)
+    link.w.grad = numpy.full((1000, 1000), 0.5, numpy.float32)
+    opt.update()  # the state and the scratch arrays are made here
+    tracemalloc.start()
+    try:
+        opt.update()
+        _, peak = tracemalloc.get_traced_memory()
+    finally:
+        tracemalloc.stop()
+    assert peak < 1 << 20, f'{name} allocated {peak} bytes in a step'
+
+
+def test_too_small_eps_is_refused_for_the_dtype():
+    link = OneParam(_initial())
+    opt = optimizers.RMSprop(eps=1e-320).setup(link)
+    link.w.grad = numpy.ones(SHAPE)
+    opt.update()  # representable in float64
+    link32 = OneParam(_initial().astype('f'))
+    opt32 = optimizers.RMSprop(eps=1e-50).setup(link32)
+    link32.w.grad = numpy.ones(SHAPE, 'f')
+    before = link32.w.array.copy()
+    with pytest.raises(ValueError, match='RMSpropRule: eps=1e-50'):
+        opt32.update()
+    numpy.testing.assert_array_equal(link32.w.array, before)
+
+
+def _gpu_case(name, kwargs, dtype):
+    import cupy
+    link = OneParam(_initial().astype(dtype))
+    link.to_device('@cupy:0')
+    opt = getattr(optimizers, name)(**kwargs).setup(link)
+    for g in _grads():
+        link.w.grad = cupy.asarray(g.astype(dtype))
+        opt.update()
+    return cupy.asnumpy(link.w.array)
+
+
+@pytest.mark.gpu
+@pytest.mark.parametrize('name, reference, kwargs', CASES)
+@pytest.mark.parametrize('dtype, rtol', [(numpy.float64, 1e-12),
+                                         (numpy.float32, 2e-5),
+                                         (numpy.float16, 1e-2)])
+def test_fused_gpu_kernel_matches_transcription(name, reference, kwargs,
+                                                dtype, rtol):
+    expected = reference(_initial(), _grads(), **kwargs)
+    numpy.testing.assert_allclose(_gpu_case(name, kwargs, dtype), expected,
+                                  rtol=rtol, atol=rtol)
