@@ -39,6 +39,9 @@ from kusari.links import get_current_reporter  # NOQA: E402
 from kusari.links import report  # NOQA: E402
 from kusari.links import report_scope  # NOQA: E402
 from kusari.serializers import AbstractSerializer  # NOQA: E402
+from kusari.training import GradientMethod  # NOQA: E402
+from kusari.training import Optimizer  # NOQA: E402
+from kusari.training import UpdateRule  # NOQA: E402
 from kusari.serializers import Deserializer  # NOQA: E402
 from kusari.serializers import Serializer  # NOQA: E402
 
@@ -55,8 +58,12 @@ from chainer import initializers  # NOQA: E402,F401
 from chainer import iterators  # NOQA: E402,F401
 from chainer import link_hooks  # NOQA: E402,F401
 from chainer import links  # NOQA: E402,F401
+from chainer import optimizer  # NOQA: E402,F401
+from chainer import optimizer_hooks  # NOQA: E402,F401
+from chainer import optimizers  # NOQA: E402,F401
 from chainer import reporter  # NOQA: E402,F401
 from chainer import serializers  # NOQA: E402,F401
+from chainer import training  # NOQA: E402,F401
 from chainer import utils  # NOQA: E402,F401
 from chainer import variable  # NOQA: E402,F401
 
