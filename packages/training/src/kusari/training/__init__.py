@@ -7,5 +7,19 @@ from kusari.training.optimizer import Hyperparameter  # NOQA
 from kusari.training.optimizer import HyperparameterProxy  # NOQA
 from kusari.training.optimizer import Optimizer  # NOQA
 from kusari.training.optimizer import UpdateRule  # NOQA
+from kusari.training import extensions  # NOQA
+from kusari.training import triggers  # NOQA
+from kusari.training import updaters  # NOQA
+from kusari.training.extension import Extension  # NOQA
+from kusari.training.extension import PRIORITY_EDITOR  # NOQA
+from kusari.training.extension import PRIORITY_READER  # NOQA
+from kusari.training.extension import PRIORITY_WRITER  # NOQA
+from kusari.training.extension import make_extension  # NOQA
+from kusari.training.trainer import Trainer  # NOQA
+from kusari.training.trigger import get_trigger  # NOQA
+from kusari.training.triggers import IntervalTrigger  # NOQA
+from kusari.training.updater import Updater  # NOQA
+from kusari.training.updaters import ParallelUpdater  # NOQA
+from kusari.training.updaters import StandardUpdater  # NOQA
 
 __version__ = '0.1.0'

@@ -1,0 +1,205 @@
+"""Snapshots: saving the trainer (or any object) during training, and
+resuming from the latest one."""
+import os
+import re
+
+import numpy
+
+from kusari.array import _cupy
+from kusari.serializers import hdf5
+from kusari.serializers import npz
+from kusari.serializers import serializer as serializer_module
+from kusari.training import extension
+from kusari.training.extensions import snapshot_writers
+
+_LOADERS = {npz.save_npz: npz.load_npz, hdf5.save_hdf5: hdf5.load_hdf5}
+# The name _atomic gives a file being written: never a snapshot.
+_TEMPORARY = re.compile(r'^\..*\.[0-9a-f]{8}\.tmp$')
+
+
+def _host_copy(value):
+    if value is None or isinstance(value, (str, bytes)):
+        return value
+    if _cupy.is_cupy_array(value):
+        return value.get()
+    return numpy.array(value, copy=True)
+
+
+class _Recorder(serializer_module.Serializer):
+    """Serializer that records copies of the values by key path, so that a
+    snapshot is a consistent picture even if written later, while training
+    goes on changing the arrays in place."""
+
+    def __init__(self, values=None, path=()):
+        self.values = {} if values is None else values
+        self.path = path
+
+    def __getitem__(self, key):
+        return _Recorder(self.values, self.path + (key,))
+
+    def __call__(self, key, value):
+        self.values[self.path + (key,)] = _host_copy(value)
+        return value
+
+
+class _State:
+    """A recorded state; its ``serialize`` replays the values into any
+    serializer, so every save function can write it."""
+
+    def __init__(self, values):
+        self.values = values
+
+    def serialize(self, serializer):
+        for path, value in self.values.items():
+            target = serializer
+            for name in path[:-1]:
+                target = target[name]
+            target(path[-1], value)
+
+
+def _snapshot_files(template, outdir):
+    """The files in ``outdir`` that ``template`` could have named, oldest
+    first."""
+    prefix = template.split('{')[0]
+    suffix = template.split('}')[-1] if '{' in template else ''
+    try:
+        names = os.listdir(outdir)
+    except FileNotFoundError:
+        return []
+    found = []
+    for name in names:
+        path = os.path.join(outdir, name)
+        if (name.startswith(prefix) and name.endswith(suffix)
+                and not _TEMPORARY.match(name) and os.path.isfile(path)):
+            found.append((os.stat(path).st_mtime_ns, name))
+    return [name for _, name in sorted(found)]
+
+
+class _Snapshot(extension.Extension):
+    """The extension :func:`snapshot` and :func:`snapshot_object` return.
+    """
+
+    trigger = 1, 'epoch'
+    priority = -100
+
+    def __init__(self, target=None, condition=None, writer=None,
+                 filename='snapshot_iter_{.updater.iteration}',
+                 snapshot_on_error=False, n_retains=-1, autoload=False,
+                 savefun=None):
+        if not (isinstance(filename, str) or callable(filename)):
+            raise TypeError(f'snapshot: filename must be a str template or '
+                            f'a callable, got {type(filename).__name__}')
+        if condition is not None and not callable(condition):
+            raise TypeError(f'snapshot: condition must be callable, got '
+                            f'{type(condition).__name__}')
+        if writer is not None and savefun is not None:
+            raise ValueError('snapshot: give either a writer or a savefun, '
+                             'not both (a writer takes its own savefun)')
+        if not isinstance(n_retains, int) or n_retains == 0:
+            raise ValueError(f'snapshot: n_retains must be a positive int, '
+                             f'or negative to keep every snapshot; got '
+                             f'{n_retains!r}')
+        if savefun is None:
+            savefun = npz.save_npz
+        if autoload:
+            if not isinstance(filename, str):
+                raise ValueError('snapshot: autoload needs a str filename '
+                                 'template to find the snapshots by')
+            if writer is None and savefun not in _LOADERS:
+                raise ValueError('snapshot: autoload can only load what '
+                                 'save_npz or save_hdf5 wrote')
+        if writer is None:
+            writer = snapshot_writers.SimpleWriter(savefun=savefun)
+        self._target = target
+        self.filename = filename
+        self.condition = condition
+        self.writer = writer
+        self._snapshot_on_error = snapshot_on_error
+        self.n_retains = n_retains
+        self.autoload = bool(autoload)
+        self._loadfun = _LOADERS.get(savefun, npz.load_npz)
+        if n_retains > 0:
+            if not isinstance(filename, str):
+                raise ValueError('snapshot: n_retains needs a str filename '
+                                 'template to find the old snapshots by')
+            writer._post_save_hooks.append(self._remove_stale)
+
+    def initialize(self, trainer):
+        """Load the latest snapshot in ``trainer.out`` if ``autoload``."""
+        if not self.autoload:
+            return
+        files = _snapshot_files(self.filename, trainer.out)
+        if not files:
+            return
+        path = os.path.join(trainer.out, files[-1])
+        target = trainer if self._target is None else self._target
+        try:
+            self._loadfun(path, target)
+        except (KeyError, ValueError, TypeError, OSError) as error:
+            raise RuntimeError(
+                f'snapshot: cannot resume from {path}: it does not match '
+                f'the {type(target).__name__} being trained ({error})'
+            ) from error
+
+    def __call__(self, trainer):
+        if self.condition is None or self.condition():
+            self._make_snapshot(trainer)
+
+    def on_error(self, trainer, exc, tb):
+        if self._snapshot_on_error:
+            self._make_snapshot(trainer)
+
+    def finalize(self):
+        self.writer.finalize()
+
+    def _make_snapshot(self, trainer):
+        target = trainer if self._target is None else self._target
+        recorder = _Recorder()
+        recorder.save(target)
+        filename = self.filename
+        filename = (filename(trainer) if callable(filename)
+                    else filename.format(trainer))
+        self.writer(filename, trainer.out, _State(recorder.values))
+
+    def _remove_stale(self, outdir):
+        files = _snapshot_files(self.filename, outdir)
+        for name in files[:-self.n_retains]:
+            os.remove(os.path.join(outdir, name))
+
+
+def snapshot(savefun=None, filename='snapshot_iter_{.updater.iteration}',
+             **kwargs):
+    """Return an extension that saves the trainer (or ``target``).
+
+    The default trigger is every epoch and the priority -100, so the
+    snapshot sees what every other extension did in that iteration.
+
+    Args:
+        savefun: Save function ``savefun(path, obj)`` (default
+            :func:`~kusari.serializers.save_npz`); give either this or
+            ``writer``.
+        filename (str or callable): File name in ``trainer.out``: a
+            template formatted with the trainer
+            (``'snapshot_iter_{.updater.iteration}'``) or a callable taking
+            the trainer.
+        target: Object to save instead of the trainer.
+        condition (callable): Called without arguments before each
+            snapshot; it is skipped when this returns False.
+        writer: A :mod:`snapshot writer <snapshot_writers>` (default
+            :class:`SimpleWriter`).
+        snapshot_on_error (bool): Also save when the training loop fails.
+        n_retains (int): Keep only this many newest snapshots (negative:
+            keep all).
+        autoload (bool): On initialization, load the newest snapshot found
+            in ``trainer.out`` (the newest file the template could name),
+            which resumes an interrupted training. The trainer initializes
+            this extension before the others, so they see the loaded state.
+    """
+    return _Snapshot(savefun=savefun, filename=filename, **kwargs)
+
+
+def snapshot_object(target, filename, savefun=None, **kwargs):
+    """Return an extension that saves ``target`` (a link, an optimizer, ...)
+    to ``filename``; the other arguments are as in :func:`snapshot`."""
+    return _Snapshot(target=target, filename=filename, savefun=savefun,
+                     **kwargs)

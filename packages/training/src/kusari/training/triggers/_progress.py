@@ -1,0 +1,65 @@
+"""How far training has gone, in one of the two units triggers count in.
+"""
+import math
+import numbers
+
+UNITS = ('epoch', 'iteration')
+
+
+def check_unit(caller, unit):
+    """Raise ValueError unless ``unit`` is ``'epoch'`` or ``'iteration'``.
+    """
+    if unit not in UNITS:
+        raise ValueError(f"{caller}: unit must be 'epoch' or 'iteration', "
+                         f'got {unit!r}')
+
+
+def check_period(caller, name, period):
+    """Raise unless ``period`` is a positive finite number."""
+    if not isinstance(period, numbers.Real) or isinstance(period, bool) \
+            or not math.isfinite(period) or period <= 0:
+        raise ValueError(f'{caller}: {name} must be a positive number, got '
+                         f'{period!r}')
+
+
+def current(updater, unit):
+    """The updater's progress: ``epoch_detail`` or ``iteration``."""
+    return updater.epoch_detail if unit == 'epoch' else updater.iteration
+
+
+def before_last_update(updater, unit):
+    """The progress before the updater's last update (0 before the first
+    one)."""
+    if unit == 'epoch':
+        previous = getattr(updater, 'previous_epoch_detail', None)
+        return 0. if previous is None else previous
+    return max(updater.iteration - 1, 0)
+
+
+class ProgressTracker:
+    """Remembers the progress seen at the previous call of a trigger, so
+    that a trigger fires once for each crossing even when it is not asked
+    every iteration. The memory is saved with :meth:`serialize`, which is
+    what makes a resumed run fire as an uninterrupted one."""
+
+    def __init__(self, unit):
+        self.unit = unit
+        self._previous = None
+
+    def step(self, updater):
+        """Return ``(previous, current)`` progress and remember current."""
+        now = current(updater, self.unit)
+        previous = self._previous
+        if previous is None:
+            previous = before_last_update(updater, self.unit)
+        self._previous = now
+        return previous, now
+
+    def serialize(self, serializer):
+        # -1 stands for "not called yet", which None cannot say in NPZ.
+        stored = serializer('previous',
+                            -1. if self._previous is None
+                            else float(self._previous))
+        self._previous = None if stored < 0 else stored
+        if self._previous is not None and self.unit == 'iteration':
+            self._previous = int(self._previous)

@@ -1,0 +1,28 @@
+"""Firing once, at the first call."""
+
+
+class OnceTrigger:
+    """Trigger that fires at its first call only.
+
+    Args:
+        call_on_resume (bool): Fire once more at the first call after the
+            trainer is resumed from a snapshot.
+    """
+
+    def __init__(self, call_on_resume=False):
+        self._flag_first = True
+        self._flag_resumed = call_on_resume
+
+    @property
+    def finished(self):
+        """True once the trigger has nothing left to fire."""
+        return not (self._flag_first or self._flag_resumed)
+
+    def __call__(self, trainer):
+        fire = self._flag_first or self._flag_resumed
+        self._flag_first = self._flag_resumed = False
+        return fire
+
+    def serialize(self, serializer):
+        """Save or load whether the first call is still to come."""
+        self._flag_first = bool(serializer('_flag_first', self._flag_first))

@@ -1,0 +1,192 @@
+"""LogReport, PrintReport, ProgressBar, observe_value / observe_lr,
+DumpGraph and unchain_variables."""
+import io
+import json
+import os
+
+import numpy
+import pytest
+
+from kusari.array import configuration
+from kusari.autograd import variable
+from kusari.links import reporter
+from kusari.serializers import DictionarySerializer, NpzDeserializer
+from kusari.training import make_extension, testing, extension
+from kusari.training import extensions as E
+
+import _trainer_helpers as helpers
+
+
+def _reporting(values_of):
+    """An extension reporting ``values_of(iteration)`` every iteration."""
+    @make_extension(priority=extension.PRIORITY_WRITER)
+    def report(trainer):
+        reporter.report(values_of(trainer.updater.iteration))
+    return report
+
+
+@pytest.fixture
+def trainer(tmp_path):
+    trainer = testing.get_trainer_with_mock_updater((6, 'iteration'),
+                                                    iter_per_epoch=2)
+    trainer.out = str(tmp_path)
+    return trainer
+
+
+def test_log_report_writes_means_per_interval(trainer, tmp_path):
+    trainer.extend(_reporting(lambda i: {'loss': float(i),
+                                         'skip': numpy.ones(2)}))
+    log_report = E.LogReport(trigger=(1, 'epoch'))
+    trainer.extend(log_report)
+    trainer.run()
+    with open(tmp_path / 'log') as stream:
+        log = json.load(stream)
+    assert [entry['loss'] for entry in log] == [1.5, 3.5, 5.5]
+    assert [entry['epoch'] for entry in log] == [1, 2, 3]
+    assert [entry['iteration'] for entry in log] == [2, 4, 6]
+    assert all(entry['elapsed_time'] >= 0 for entry in log)
+    assert all('skip' not in entry for entry in log)
+    assert log_report.log == log
+    assert [n for n in os.listdir(tmp_path) if n != 'log'] == []
+
+
+def test_log_report_keys_postprocess_and_filename(trainer, tmp_path):
+    trainer.extend(_reporting(lambda i: {'a': 1., 'b': 2.}))
+
+    def postprocess(entry):
+        entry['c'] = entry['a'] * 10
+
+    trainer.extend(E.LogReport(keys=['a'], trigger=(3, 'iteration'),
+                               postprocess=postprocess,
+                               filename='log_{iteration}'))
+    trainer.run()
+    assert sorted(os.listdir(tmp_path)) == ['log_3', 'log_6']
+    with open(tmp_path / 'log_6') as stream:
+        log = json.load(stream)
+    assert set(log[0]) == {'a', 'c', 'epoch', 'iteration', 'elapsed_time'}
+    assert log[1]['c'] == 10.
+
+
+def test_log_report_without_file_and_old_argument(trainer, tmp_path):
+    trainer.extend(E.LogReport(filename=None, log_name=None))
+    trainer.run()
+    assert os.listdir(tmp_path) == []
+    with pytest.raises(TypeError, match='unexpected keyword'):
+        E.LogReport(trigers=(1, 'epoch'))
+
+
+def test_log_report_serialization_keeps_the_running_summary(trainer):
+    trainer.extend(_reporting(lambda i: {'loss': float(i)}))
+    log_report = E.LogReport(trigger=(4, 'iteration'), filename=None)
+    trainer.extend(log_report)
+    trainer.stop_trigger = testing.get_trainer_with_mock_updater(
+        (2, 'iteration')).stop_trigger
+    trainer.run()
+    saver = DictionarySerializer()
+    log_report.serialize(saver)
+    loaded = E.LogReport(trigger=(4, 'iteration'), filename=None)
+    loaded.serialize(NpzDeserializer(saver.target))
+    assert loaded._summary.compute_mean() == {'loss': 1.5}
+
+
+def test_print_report_prints_a_table(trainer):
+    trainer.extend(_reporting(lambda i: {'main/loss': i * 1.25,
+                                         'big': 1000000.123456}))
+    trainer.extend(E.LogReport(trigger=(2, 'iteration')))
+    out = io.StringIO()
+    trainer.extend(E.PrintReport(['epoch', 'main/loss', 'big', 'missing',
+                                  'elapsed_time'], out=out))
+    trainer.run()
+    lines = out.getvalue().split('\n')
+    assert lines[0] == ('epoch       main/loss   big         missing     '
+                        'elapsed_time')
+    assert lines[1].startswith('\033[J1           1.875       1e+06       '
+                               '            ')
+    assert len(lines[1]) == len('\033[J') + 12 * 4 + 14
+    assert lines[3].startswith('\033[J3           6.875')
+    assert lines[4] == ''
+
+
+def test_print_report_with_its_own_log_report(trainer):
+    out = io.StringIO()
+    trainer.extend(_reporting(lambda i: {'x': 1.}))
+    trainer.extend(E.PrintReport(
+        ['iteration', 'x'], log_report=E.LogReport(trigger=(3, 'iteration'),
+                                                   filename=None), out=out))
+    trainer.run()
+    assert out.getvalue().count('\n') == 3
+    with pytest.raises(TypeError, match='log_report must be a LogReport'):
+        E.PrintReport(['x'], log_report=3)(trainer)
+
+
+def test_progress_bar_draws_progress(trainer):
+    out = io.StringIO()
+    trainer.extend(E.ProgressBar(update_interval=3, out=out))
+    trainer.run()
+    text = out.getvalue()
+    assert text.count('\033[4A') == 2
+    assert '     total [#########################' in text
+    assert '100.00%' in text
+    assert '         6 iter, 3 epoch / 6 iterations' in text
+    assert 'iters/sec. Estimated time to finish:' in text
+    assert text.endswith('\033[J')
+
+
+def test_progress_bar_needs_a_training_length(tmp_path):
+    trainer = testing.get_trainer_with_mock_updater(lambda t: t.updater
+                                                    .iteration >= 2)
+    trainer.out = str(tmp_path)
+    trainer.extend(E.ProgressBar(out=io.StringIO()))
+    with pytest.raises(ValueError, match='give training_length'):
+        trainer.run(show_loop_exception_msg=False)
+
+
+def test_observe_value_and_lr(trainer):
+    seen = []
+    trainer.extend(E.observe_value('it', lambda t: t.updater.iteration))
+    trainer.extend(E.observe_lr())
+    trainer.extend(lambda t: seen.append(dict(t.observation)), name='seen',
+                   trigger=(1, 'epoch'))
+    trainer.run()
+    assert seen == [{'it': 2, 'lr': 0.01}, {'it': 4, 'lr': 0.01},
+                    {'it': 6, 'lr': 0.01}]
+    assert E.observe_lr().default_name == '_observe_value'
+    assert E.observe_lr().priority == extension.PRIORITY_WRITER
+
+
+def test_dump_graph_writes_a_dot_file_once(tmp_path):
+    trainer = helpers.make_trainer(tmp_path, (3, 'iteration'))
+    flag = configuration.config.keep_graph_on_report
+    trainer.extend(E.DumpGraph('main/loss'))
+    trainer.run()
+    text = (tmp_path / 'cg.dot').read_text()
+    assert text.startswith('digraph graphname')
+    assert 'softmax_cross_entropy' in text and 'LinearFunction' in text
+    assert '#6495ED' in text and 'octagon' in text
+    assert configuration.config.keep_graph_on_report == flag
+    assert trainer.get_extension('dump_graph')._dumped
+
+
+def test_dump_graph_needs_a_variable(trainer):
+    trainer.extend(_reporting(lambda i: {'main/loss': 1.}))
+    trainer.extend(E.DumpGraph('main/loss', filename='g.dot'))
+    with pytest.raises(TypeError, match="DumpGraph: the reported "
+                                        "'main/loss' must be a Variable"):
+        trainer.run(show_loop_exception_msg=False)
+    assert not configuration.config.keep_graph_on_report
+
+
+def test_unchain_variables(trainer):
+    x = variable.Variable(numpy.ones(2, 'f'))
+    ys = []
+
+    @make_extension(priority=extension.PRIORITY_WRITER)
+    def report(trainer):
+        y = x * 2
+        ys.append(y)
+        trainer.observation['y'] = y
+
+    trainer.extend(report)
+    trainer.extend(E.unchain_variables())
+    trainer.run()
+    assert all(y.creator is None for y in ys)

@@ -1,0 +1,132 @@
+"""Resume exactness: a run interrupted (even by SIGKILL) and resumed from
+its latest snapshot ends exactly where an uninterrupted run ends:
+parameters, optimizer state, iterator position, triggers, extensions and
+log, bit for bit (the wall-clock times aside)."""
+import json
+import os
+import signal
+import subprocess
+import sys
+
+import numpy
+import pytest
+
+from kusari.serializers import DictionarySerializer
+
+import _resume_training as script
+
+SCRIPT = os.path.abspath(script.__file__)
+TIMEOUT = 60
+
+
+def _state(trainer_or_path):
+    """Every saved value but the wall-clock times (of the trainer and in
+    the log)."""
+    if isinstance(trainer_or_path, str):
+        with numpy.load(trainer_or_path) as stored:
+            values = {key: stored[key] for key in stored.files}
+    else:
+        saver = DictionarySerializer()
+        saver.save(trainer_or_path)
+        values = saver.target
+    values.pop('_snapshot_elapsed_time')
+    for key in values:
+        if key.endswith('/_log'):
+            entries = json.loads(str(values[key]))
+            for entry in entries:
+                entry.pop('elapsed_time')
+            values[key] = numpy.asarray(json.dumps(entries))
+    return values
+
+
+def _log(path):
+    with open(path) as stream:
+        entries = json.load(stream)
+    for entry in entries:
+        entry.pop('elapsed_time')
+    return entries
+
+
+def _assert_same_state(a, b):
+    assert sorted(a) == sorted(b)
+    for key in a:
+        left, right = numpy.asarray(a[key]), numpy.asarray(b[key])
+        assert left.dtype == right.dtype, key
+        assert left.tobytes() == right.tobytes(), key
+
+
+def test_in_process_resume_is_exact(tmp_path):
+    straight = script.build(str(tmp_path / 'straight'), 60, 9)
+    straight.run()
+
+    first = script.build(str(tmp_path / 'resumed'), 40, 9)
+    first.run()  # stops at 40, past the snapshot at 36
+    resumed = script.build(str(tmp_path / 'resumed'), 60, 9)
+    resumed.run()
+
+    _assert_same_state(_state(straight), _state(resumed))
+    assert _log(str(tmp_path / 'straight' / 'log')) == _log(
+        str(tmp_path / 'resumed' / 'log'))
+    assert _log(str(tmp_path / 'straight' / 'log'))[-1]['iteration'] == 56
+
+
+def _start(out, iterations, every, delay):
+    env = dict(os.environ, RESUME_TEST_DELAY=str(delay))
+    return subprocess.Popen(
+        [sys.executable, SCRIPT, out, str(iterations), str(every)],
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env)
+
+
+def _run_and_kill_at(out, iterations, every, kill_at):
+    """Run the script; SIGKILL it once it reports ``kill_at`` (None: let
+    it finish). Return the first and the last iteration it reported."""
+    process = _start(out, iterations, every, delay=0.002)
+    first = last = None
+    try:
+        for line in process.stdout:
+            last = int(line)
+            first = first or last
+            if kill_at is not None and last >= kill_at:
+                os.kill(process.pid, signal.SIGKILL)
+                break
+        process.wait(timeout=TIMEOUT)
+    finally:
+        if process.poll() is None:
+            process.kill()
+            process.wait()
+    if kill_at is None:
+        assert process.returncode == 0, process.stderr.read()
+    return first, last
+
+
+@pytest.mark.slow
+def test_runs_killed_by_sigkill_resume_exactly(tmp_path):
+    iterations, every = 300, 20
+    straight = str(tmp_path / 'straight')
+    assert _run_and_kill_at(straight, iterations, every, None) == (
+        1, iterations)
+
+    killed = str(tmp_path / 'killed')
+    runs = [_run_and_kill_at(killed, iterations, every, kill_at)
+            for kill_at in (13, 95, 141, 217, 270, None)]
+    assert runs[0][0] == 1 and runs[-1][1] == iterations
+    # Each later run started right after the newest snapshot taken before
+    # the previous run was killed: it resumed, it did not start over.
+    for (_, killed_at), (first, _) in zip(runs, runs[1:]):
+        assert (first - 1) % every == 0
+        assert killed_at - every <= first - 1 <= killed_at
+
+    _assert_same_state(_state(os.path.join(straight, 'final.npz')),
+                       _state(os.path.join(killed, 'final.npz')))
+    assert _log(os.path.join(straight, 'log')) == _log(
+        os.path.join(killed, 'log'))
+    best = [os.path.join(d, 'best') for d in (straight, killed)]
+    _assert_same_state(_state_of_file(best[0]), _state_of_file(best[1]))
+    snapshots = sorted(name for name in os.listdir(killed)
+                       if name.startswith('snapshot_iter_'))
+    assert snapshots == ['snapshot_iter_280', 'snapshot_iter_300']
+
+
+def _state_of_file(path):
+    with numpy.load(path) as stored:
+        return {key: stored[key] for key in stored.files}
