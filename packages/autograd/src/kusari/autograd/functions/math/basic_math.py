@@ -36,6 +36,14 @@ class _Binary(function_node.FunctionNode):
         return gx if shapes is None else sum_to(gx, shapes[index])
 
 
+class _FloatBinary(_Binary):
+    """A broadcasting binary op defined for floats only."""
+
+    def check_type_forward(self, in_types):
+        super().check_type_forward(in_types)
+        type_check.expect(in_types[0].dtype.kind == 'f')
+
+
 class _Unary(function_node.FunctionNode):
     """Shared check of one-operand arithmetic: numeric input."""
 
@@ -59,6 +67,14 @@ class _WithConstant(_Unary):
     @property
     def label(self):
         return self._label.format(self.value)
+
+
+class _FloatWithConstant(_WithConstant):
+    """An operation with a constant defined for floats only."""
+
+    def check_type_forward(self, in_types):
+        type_check.argname(in_types, ('x',))
+        type_check.expect(in_types[0].dtype.kind == 'f')
 
 
 class Neg(_Unary):
@@ -168,14 +184,10 @@ class MulConstant(_WithConstant):
         return grad_outputs[0] * self.value,
 
 
-class Div(_Binary):
+class Div(_FloatBinary):
     @property
     def label(self):
         return '_ / _'
-
-    def check_type_forward(self, in_types):
-        super().check_type_forward(in_types)
-        type_check.expect(in_types[0].dtype.kind == 'f')
 
     def forward(self, inputs):
         lhs, rhs = inputs
@@ -195,12 +207,8 @@ class Div(_Binary):
         return ret
 
 
-class DivByConstant(_WithConstant):
+class DivByConstant(_FloatWithConstant):
     _label = '_ / {}'
-
-    def check_type_forward(self, in_types):
-        type_check.argname(in_types, ('x',))
-        type_check.expect(in_types[0].dtype.kind == 'f')
 
     def forward(self, inputs):
         return inputs[0] / self.value,
@@ -209,12 +217,8 @@ class DivByConstant(_WithConstant):
         return grad_outputs[0] / self.value,
 
 
-class DivFromConstant(_WithConstant):
+class DivFromConstant(_FloatWithConstant):
     _label = '{} / _'
-
-    def check_type_forward(self, in_types):
-        type_check.argname(in_types, ('x',))
-        type_check.expect(in_types[0].dtype.kind == 'f')
 
     def forward(self, inputs):
         x, = inputs
@@ -226,14 +230,10 @@ class DivFromConstant(_WithConstant):
         return grad_outputs[0] * (-self.value) / (x * x),
 
 
-class PowVarVar(_Binary):
+class PowVarVar(_FloatBinary):
     @property
     def label(self):
         return '_ ** _'
-
-    def check_type_forward(self, in_types):
-        super().check_type_forward(in_types)
-        type_check.expect(in_types[0].dtype.kind == 'f')
 
     def forward(self, inputs):
         lhs, rhs = inputs
@@ -270,12 +270,8 @@ class PowVarConst(_WithConstant):
         return grad_outputs[0] * value * x ** (value - 1),
 
 
-class PowConstVar(_WithConstant):
+class PowConstVar(_FloatWithConstant):
     _label = '{} ** _'
-
-    def check_type_forward(self, in_types):
-        type_check.argname(in_types, ('x',))
-        type_check.expect(in_types[0].dtype.kind == 'f')
 
     def forward(self, inputs):
         x, = inputs
