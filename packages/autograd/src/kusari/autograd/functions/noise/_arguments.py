@@ -1,0 +1,23 @@
+"""Keyword arguments Chainer v7 removed from the noise and normalization
+functions, rejected with Chainer's pointer to the configuration."""
+
+
+def reject_removed(func_name, kwargs):
+    """Raise for any keyword argument left in ``kwargs``: ValueError for
+    ``train`` (replaced by ``config.train``), TypeError for others."""
+    if 'train' in kwargs:
+        raise ValueError(
+            f'{func_name}: the train argument is not supported anymore; '
+            f"use chainer.using_config('train', ...) instead")
+    if kwargs:
+        raise TypeError(f'{func_name}: unexpected keyword arguments: '
+                        f'{", ".join(sorted(kwargs))}')
+
+
+def check_ratio(func_name, ratio):
+    """Return ``ratio`` as a float in [0, 1), or raise ValueError."""
+    ratio = float(ratio)
+    if not 0.0 <= ratio < 1.0:
+        raise ValueError(f'{func_name}: ratio must be in [0, 1), got '
+                         f'{ratio}')
+    return ratio

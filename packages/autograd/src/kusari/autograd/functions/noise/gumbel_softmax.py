@@ -1,0 +1,30 @@
+"""Gumbel-softmax: a differentiable relaxation of categorical sampling."""
+from kusari.array import backend
+from kusari.autograd.functions.activation.softmax import softmax
+from kusari.autograd.variable import as_variable
+
+
+def gumbel_softmax(log_pi, tau=0.1, axis=1):
+    """A relaxed one-hot draw from the categorical distribution of
+    probabilities :math:`\\pi` (Jang et al., 2016):
+    :math:`y = \\mathrm{softmax}((\\log\\pi + g) / \\tau)` along ``axis``,
+    with :math:`g` drawn from the standard Gumbel distribution. Small
+    :math:`\\tau` gives nearly one-hot outputs. It draws in training and
+    testing alike; gradients flow to ``log_pi``, to any order.
+
+    Args:
+        log_pi: Variable or array, float, the log probabilities (or any
+            unnormalized log weights).
+        tau (float): the temperature, positive.
+        axis (int): the axis of the categories.
+
+    Returns:
+        Variable of log_pi's shape and dtype.
+    """
+    if not tau > 0:
+        raise ValueError(f'gumbel_softmax: tau must be positive, got {tau}')
+    log_pi = as_variable(log_pi)
+    xp = backend.get_array_module(log_pi.array)
+    noise = xp.random.gumbel(size=log_pi.shape).astype(log_pi.dtype,
+                                                       copy=False)
+    return softmax((log_pi + noise) / tau, axis=axis)

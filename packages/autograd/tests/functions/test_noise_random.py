@@ -1,0 +1,133 @@
+"""gaussian, gumbel_softmax, zoneout and simplified_dropconnect: their
+draws checked statistically with a fixed seed (tolerances of five
+standard errors of the sample size), and their options."""
+import math
+
+import numpy
+import pytest
+
+from kusari.array import configuration
+from kusari.autograd import functions as F
+from kusari.autograd import function_node
+from kusari.autograd.utils import type_check
+from kusari.autograd.variable import Variable
+
+N = 20000
+
+
+def test_gaussian_statistics():
+    numpy.random.seed(0)
+    mean = numpy.full(N, 1.5)
+    ln_var = numpy.full(N, math.log(4.0))
+    y = F.gaussian(mean, ln_var).array
+    assert abs(y.mean() - 1.5) < 5 * 2 / math.sqrt(N)
+    # The sample variance of a normal has standard error var * sqrt(2/N).
+    assert abs(y.var() - 4) < 5 * 4 * math.sqrt(2 / N)
+
+
+def test_gaussian_returns_its_noise_and_reuses_it():
+    rs = numpy.random.RandomState(1)
+    mean = Variable(rs.randn(3).astype(numpy.float32))
+    ln_var = Variable(rs.randn(3).astype(numpy.float32))
+    y, eps = F.gaussian(mean, ln_var, return_eps=True)
+    numpy.testing.assert_allclose(
+        y.array, mean.array + numpy.exp(ln_var.array / 2) * eps, rtol=1e-6)
+    again = F.gaussian(mean, ln_var, eps=eps)
+    numpy.testing.assert_array_equal(again.array, y.array)
+
+
+def test_gaussian_float16_draws_float16():
+    y, eps = F.gaussian(numpy.zeros(4, numpy.float16),
+                        numpy.zeros(4, numpy.float16), return_eps=True)
+    assert y.dtype == eps.dtype == numpy.float16
+
+
+def test_gaussian_eps_shape_is_checked():
+    with pytest.raises(type_check.InvalidType, match='eps.shape'):
+        F.gaussian(numpy.zeros(3), numpy.zeros(3), eps=numpy.zeros(2))
+
+
+def test_gumbel_softmax_frequencies_follow_the_probabilities():
+    numpy.random.seed(2)
+    probabilities = numpy.array([0.1, 0.2, 0.7])
+    log_pi = numpy.tile(numpy.log(probabilities), (N, 1))
+    y = F.gumbel_softmax(log_pi, tau=0.1).array
+    numpy.testing.assert_allclose(y.sum(axis=1), 1, rtol=1e-12)
+    counts = numpy.bincount(y.argmax(axis=1), minlength=3) / N
+    for p, frequency in zip(probabilities, counts):
+        assert abs(frequency - p) < 5 * math.sqrt(p * (1 - p) / N)
+
+
+def test_gumbel_softmax_axis_and_gradient():
+    numpy.random.seed(3)
+    log_pi = Variable(numpy.random.randn(3, 2, 4))
+    y = F.gumbel_softmax(log_pi, tau=2.0, axis=2)
+    numpy.testing.assert_allclose(y.array.sum(axis=2), 1, rtol=1e-12)
+    gx, = function_node.grad([F.sum(y)], [log_pi])
+    numpy.testing.assert_allclose(gx.array, 0, atol=1e-12)
+
+
+def test_gumbel_softmax_tau_must_be_positive():
+    with pytest.raises(ValueError, match='tau'):
+        F.gumbel_softmax(numpy.zeros((2, 3)), tau=0)
+
+
+def test_zoneout_fraction_and_gradients():
+    numpy.random.seed(4)
+    h = Variable(numpy.zeros(N))
+    x = Variable(numpy.ones(N))
+    y = F.zoneout(h, x, ratio=0.3)
+    kept_h = float((y.array == 0).mean())
+    assert abs(kept_h - 0.3) < 5 * math.sqrt(0.3 * 0.7 / N)
+    y.grad = numpy.ones(N)
+    y.backward()
+    numpy.testing.assert_array_equal(h.grad + x.grad, numpy.ones(N))
+    numpy.testing.assert_array_equal(x.grad, y.array)
+
+
+def test_zoneout_test_mode_gives_x():
+    x = numpy.ones(3)
+    with configuration.using_config('train', False):
+        assert F.zoneout(numpy.zeros(3), x).array is x
+
+
+def test_zoneout_checks():
+    with pytest.raises(type_check.InvalidType, match='x.shape'):
+        F.zoneout(numpy.zeros(3), numpy.zeros(4))
+    with pytest.raises(ValueError, match='using_config'):
+        F.zoneout(numpy.zeros(3), numpy.zeros(3), train=True)
+
+
+@pytest.mark.parametrize('batchwise', [True, False])
+def test_dropconnect_keeps_weights_at_the_rate_asked(batchwise):
+    numpy.random.seed(5)
+    n, in_size = 2000, 10
+    x = numpy.ones((n, in_size))
+    W = numpy.ones((1, in_size))
+    y = F.simplified_dropconnect(x, W, ratio=0.25,
+                                 use_batchwise_mask=batchwise).array
+    kept = y / (1 / 0.75) / in_size
+    if batchwise:
+        assert abs(kept.mean() - 0.75) < 5 * math.sqrt(
+            0.75 * 0.25 / (n * in_size))
+    else:
+        # One mask for the batch: every row sees the same weights.
+        assert numpy.all(kept == kept[0])
+
+
+def test_dropconnect_without_training_is_linear():
+    rs = numpy.random.RandomState(6)
+    x, W, b = rs.randn(4, 3, 2), rs.randn(5, 6), rs.randn(5)
+    y = F.simplified_dropconnect(x, W, b, train=False).array
+    numpy.testing.assert_allclose(y, x.reshape(4, 6) @ W.T + b, rtol=1e-12)
+
+
+def test_dropconnect_argument_errors():
+    x = numpy.ones((2, 3))
+    with pytest.raises(ValueError, match='3 features'):
+        F.simplified_dropconnect(x, numpy.ones((4, 5)))
+    with pytest.raises(ValueError, match='mask must be of shape'):
+        F.simplified_dropconnect(x, numpy.ones((4, 3)),
+                                 mask=numpy.ones((4, 3)))
+    with pytest.raises(ValueError, match='ratio'):
+        F.simplified_dropconnect(x, numpy.ones((4, 3)), ratio=1.0)

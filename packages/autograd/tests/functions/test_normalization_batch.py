@@ -1,0 +1,266 @@
+"""Batch normalization and renormalization: running statistics, train and
+test behaviour, precision, dtypes and argument errors."""
+import warnings
+
+import numpy
+import pytest
+
+from kusari.array import configuration
+from kusari.autograd import functions as F
+from kusari.autograd import function_node
+from kusari.autograd.utils import type_check
+from kusari.autograd.variable import Variable
+
+
+def _batch(seed=0, shape=(6, 3, 4), dtype=numpy.float32):
+    rs = numpy.random.RandomState(seed)
+    x = rs.randn(*shape).astype(dtype)
+    gamma = rs.uniform(0.5, 1.5, shape[1]).astype(dtype)
+    beta = rs.randn(shape[1]).astype(dtype)
+    return x, gamma, beta
+
+
+def _reference(x, gamma, beta, eps=2e-5):
+    axes = (0,) + tuple(range(2, x.ndim))
+    shape = (1, -1) + (1,) * (x.ndim - 2)
+    mean = x.mean(axis=axes, keepdims=True)
+    var = x.var(axis=axes, keepdims=True)
+    return (gamma.reshape(shape) * (x - mean) / numpy.sqrt(var + eps) +
+            beta.reshape(shape))
+
+
+def test_running_statistics_after_several_calls():
+    rs = numpy.random.RandomState(1)
+    gamma = numpy.ones(3, numpy.float32)
+    beta = numpy.zeros(3, numpy.float32)
+    running_mean = numpy.zeros(3, numpy.float32)
+    running_var = numpy.ones(3, numpy.float32)
+    expected_mean = running_mean.astype(numpy.float64)
+    expected_var = running_var.astype(numpy.float64)
+    decay = 0.7
+    for _ in range(4):
+        x = rs.randn(5, 3, 2).astype(numpy.float32) * 3 + 1
+        F.batch_normalization(x, gamma, beta, running_mean=running_mean,
+                              running_var=running_var, decay=decay)
+        x64 = x.astype(numpy.float64)
+        m = 10  # values per channel
+        expected_mean = (decay * expected_mean +
+                         (1 - decay) * x64.mean(axis=(0, 2)))
+        expected_var = (decay * expected_var + (1 - decay) * m / (m - 1) *
+                        x64.var(axis=(0, 2)))
+    numpy.testing.assert_allclose(running_mean, expected_mean, rtol=1e-5)
+    numpy.testing.assert_allclose(running_var, expected_var, rtol=1e-5)
+
+
+def test_uses_batch_statistics_whatever_config_train():
+    x, gamma, beta = _batch()
+    with configuration.using_config('train', False):
+        y = F.batch_normalization(x, gamma, beta)
+    numpy.testing.assert_allclose(y.array, _reference(x, gamma, beta),
+                                  atol=1e-5)
+
+
+def test_fixed_matches_batch_with_batch_statistics():
+    x, gamma, beta = _batch(2)
+    mean = x.mean(axis=(0, 2))
+    var = x.var(axis=(0, 2))
+    fixed = F.fixed_batch_normalization(x, gamma, beta, mean, var)
+    batch = F.batch_normalization(x, gamma, beta)
+    numpy.testing.assert_allclose(fixed.array, batch.array, atol=1e-5)
+
+
+def test_large_offset_keeps_precision():
+    # A one-pass E[x^2] - E[x]^2 loses every digit here in float32.
+    rs = numpy.random.RandomState(3)
+    x = (1e4 + rs.randn(64, 2)).astype(numpy.float32)
+    gamma = numpy.ones(2, numpy.float32)
+    beta = numpy.zeros(2, numpy.float32)
+    y = F.batch_normalization(x, gamma, beta).array
+    expected = _reference(x.astype(numpy.float64), gamma, beta)
+    numpy.testing.assert_allclose(y, expected, atol=1e-2)
+
+
+def test_float16_computes_in_float32():
+    x, gamma, beta = _batch(4, dtype=numpy.float16)
+    y = F.batch_normalization(x, gamma, beta)
+    assert y.dtype == numpy.float16
+    expected = _reference(*[a.astype(numpy.float64)
+                            for a in (x, gamma, beta)])
+    numpy.testing.assert_allclose(y.array, expected, atol=5e-3, rtol=5e-3)
+
+
+def test_float16_x_with_float32_parameters():
+    x, gamma, beta = _batch(5)
+    x16 = Variable(x.astype(numpy.float16))
+    gamma = Variable(gamma)
+    beta = Variable(beta)
+    y = F.batch_normalization(x16, gamma, beta)
+    assert y.dtype == numpy.float16
+    y.grad = numpy.ones_like(y.array)
+    y.backward()
+    assert x16.grad.dtype == numpy.float16
+    assert gamma.grad.dtype == numpy.float32
+    numpy.testing.assert_allclose(beta.grad, numpy.full(3, 24.0))
+
+
+@pytest.mark.parametrize('func, x_shape', [
+    (F.batch_normalization, (6, 3, 4)),
+    (F.layer_normalization, (4, 3)),
+    (lambda x, gamma, beta: F.group_normalization(x, 3, gamma, beta),
+     (2, 3, 4)),
+])
+def test_fused_and_graph_gradients_agree(func, x_shape):
+    """The fused first-order gradients and the differentiable graph built
+    for double backprop compute the same values."""
+    x, gamma, beta = _batch(6, x_shape, numpy.float64)
+    gy = numpy.random.RandomState(7).randn(*x_shape)
+    results = []
+    for double in (False, True):
+        inputs = [Variable(a) for a in (x, gamma, beta)]
+        loss = F.sum(func(*inputs) * gy)
+        results.append([g.array for g in function_node.grad(
+            [loss], inputs, enable_double_backprop=double)])
+    for fused, graph in zip(*results):
+        numpy.testing.assert_allclose(fused, graph, rtol=1e-10, atol=1e-12)
+
+
+def test_gamma_shape_mismatch_is_an_invalid_type():
+    x, gamma, beta = _batch()
+    with pytest.raises(type_check.InvalidType, match='gamma'):
+        F.batch_normalization(x, numpy.ones(4, numpy.float32), beta)
+
+
+def test_beta_shape_mismatch_is_an_invalid_type():
+    x, gamma, _ = _batch()
+    with pytest.raises(type_check.InvalidType, match='beta'):
+        F.batch_normalization(x, gamma, numpy.zeros(2, numpy.float32))
+
+
+def test_gamma_of_too_many_axes_is_an_invalid_type():
+    x = numpy.ones((4, 3), numpy.float32)
+    gamma = numpy.ones((3, 1), numpy.float32)
+    with pytest.raises(type_check.InvalidType, match='x.ndim'):
+        F.batch_normalization(x, gamma, gamma)
+
+
+def test_running_mean_shape_checked_before_any_update():
+    x, gamma, beta = _batch()
+    running_mean = numpy.zeros(3, numpy.float32)
+    with pytest.raises(ValueError, match='running_var'):
+        F.batch_normalization(x, gamma, beta, running_mean=running_mean,
+                              running_var=numpy.ones(4, numpy.float32))
+    assert not running_mean.any()
+
+
+def test_removed_and_unknown_arguments():
+    x, gamma, beta = _batch()
+    with pytest.raises(ValueError, match='using_config'):
+        F.batch_normalization(x, gamma, beta, train=True)
+    with pytest.raises(TypeError, match='bogus'):
+        F.batch_normalization(x, gamma, beta, bogus=1)
+
+
+def test_axis_out_of_range():
+    x, gamma, beta = _batch()
+    with pytest.raises(ValueError, match='axis 3'):
+        F.batch_normalization(x, gamma, beta, axis=(0, 3))
+
+
+def test_axis_argument_names_the_statistics_axes():
+    x, _, _ = _batch(7)
+    gamma = numpy.ones(4, numpy.float32)
+    beta = numpy.zeros(4, numpy.float32)
+    y = F.batch_normalization(x, gamma, beta, axis=(0, 1)).array
+    expected = (x - x.mean(axis=(0, 1))) / numpy.sqrt(
+        x.var(axis=(0, 1)) + 2e-5)
+    numpy.testing.assert_allclose(y, expected, atol=1e-5)
+
+
+def test_single_sample_warns():
+    x = numpy.ones((1, 3), numpy.float32)
+    gamma = numpy.ones(3, numpy.float32)
+    with pytest.warns(UserWarning, match='length one'):
+        F.batch_normalization(x, gamma, gamma)
+
+
+def test_renormalization_requires_running_statistics():
+    x, gamma, beta = _batch()
+    with pytest.raises(TypeError, match='running_mean'):
+        F.batch_renormalization(x, gamma, beta, 2.0, 1.0)
+
+
+def test_renormalization_updates_only_when_asked():
+    x, gamma, beta = _batch(8)
+    running_mean = numpy.zeros(3, numpy.float32)
+    running_var = numpy.ones(3, numpy.float32)
+    F.batch_renormalization(x, gamma, beta, 2.0, 1.0,
+                            running_mean=running_mean,
+                            running_var=running_var)
+    assert not running_mean.any() and (running_var == 1).all()
+    F.batch_renormalization(x, gamma, beta, 2.0, 1.0,
+                            running_mean=running_mean,
+                            running_var=running_var, decay=0.5,
+                            update_statistics=True)
+    numpy.testing.assert_allclose(running_mean, 0.5 * x.mean(axis=(0, 2)),
+                                  rtol=1e-5)
+    numpy.testing.assert_allclose(
+        running_var, 0.5 + 0.5 * x.var(axis=(0, 2), ddof=1), rtol=1e-5)
+
+
+def test_renormalization_with_unit_bounds_is_batch_normalization():
+    x, gamma, beta = _batch(9)
+    renorm = F.batch_renormalization(
+        x, gamma, beta, 1.0, 0.0, running_mean=numpy.ones(3, numpy.float32),
+        running_var=numpy.full(3, 4.0, numpy.float32))
+    numpy.testing.assert_allclose(renorm.array, _reference(x, gamma, beta),
+                                  atol=1e-5)
+
+
+def test_fixed_batch_renormalization_is_deprecated():
+    x, gamma, beta = _batch()
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter('always')
+        F.fixed_batch_renormalization(x, gamma, beta, beta, gamma)
+    assert any(issubclass(w.category, DeprecationWarning) for w in caught)
+
+
+_GPU_CASES = {
+    'batch_normalization': lambda x, g, b: F.batch_normalization(x, g, b),
+    'layer_normalization': lambda x, g, b: F.layer_normalization(
+        x.reshape(len(x), -1)[:, :3], g, b),
+    'group_normalization': lambda x, g, b: F.group_normalization(
+        x, 3, g, b),
+    'fixed_batch_normalization': lambda x, g, b: (
+        F.fixed_batch_normalization(x, g, b, b, g)),
+    'batch_renormalization': lambda x, g, b: F.batch_renormalization(
+        x, g, b, 1.5, 0.5, running_mean=b.xp.zeros_like(b.array),
+        running_var=b.xp.ones_like(b.array)),
+    'local_response_normalization': lambda x, g, b: (
+        F.local_response_normalization(x, n=3, alpha=0.5)),
+    'decorrelated_batch_normalization': lambda x, g, b: (
+        F.decorrelated_batch_normalization(x, groups=1)),
+}
+
+
+@pytest.mark.gpu
+@pytest.mark.parametrize('name', sorted(_GPU_CASES))
+@pytest.mark.parametrize('dtype', [numpy.float16, numpy.float32])
+def test_gpu_matches_cpu(name, dtype):
+    """The CuPy kernels compute what the NumPy code computes."""
+    from kusari.array import backend
+    device = backend.get_device('@cupy:0')
+    arrays = _batch(10, dtype=dtype)
+    gy = numpy.random.RandomState(11).randn(6, 3, 4).astype(dtype)
+    results = []
+    for send in (lambda a: a, device.send):
+        inputs = [Variable(send(a)) for a in arrays]
+        y = _GPU_CASES[name](*inputs)
+        y.grad = send(gy[tuple(slice(0, s) for s in y.shape)])
+        y.backward()
+        results.append([backend.CpuDevice().send(v) for v in
+                        [y.array] + [x.grad for x in inputs]
+                        if v is not None])
+    tolerance = 1e-2 if dtype == numpy.float16 else 1e-4
+    for cpu, gpu in zip(*results):
+        numpy.testing.assert_allclose(gpu, cpu, rtol=tolerance,
+                                      atol=tolerance)

@@ -1,0 +1,152 @@
+"""Layer, group, local response, L2 and decorrelated batch normalization:
+behaviour the conformance records cannot express."""
+import numpy
+import pytest
+
+from kusari.autograd import functions as F
+from kusari.autograd import function_node
+from kusari.autograd.utils import type_check
+from kusari.autograd.variable import Variable
+
+
+def test_layer_normalization_needs_a_matrix():
+    x = numpy.ones((2, 3, 4), numpy.float32)
+    gamma = numpy.ones(3, numpy.float32)
+    with pytest.raises(type_check.InvalidType, match='x.ndim == 2'):
+        F.layer_normalization(x, gamma, gamma)
+
+
+def test_layer_normalization_standardizes_rows():
+    x = numpy.random.RandomState(0).randn(3, 50) * 5 + 2
+    y = F.layer_normalization(x, numpy.ones(50), numpy.zeros(50)).array
+    numpy.testing.assert_allclose(y.mean(axis=1), 0, atol=1e-12)
+    numpy.testing.assert_allclose(y.std(axis=1), 1, atol=1e-5)
+
+
+@pytest.mark.parametrize('groups, error, match', [
+    (4, ValueError, 'divide into 4 groups'),
+    (0, ValueError, 'positive'),
+    (1.5, TypeError, 'int'),
+])
+def test_group_normalization_bad_groups(groups, error, match):
+    x = numpy.ones((2, 6, 3), numpy.float32)
+    gamma = numpy.ones(6, numpy.float32)
+    with pytest.raises(error, match=match):
+        F.group_normalization(x, groups, gamma, gamma)
+
+
+def test_group_normalization_gamma_shape():
+    x = numpy.ones((2, 6, 3), numpy.float32)
+    with pytest.raises(ValueError, match=r'gamma must have shape \(6,\)'):
+        F.group_normalization(x, 2, numpy.ones(3, numpy.float32),
+                              numpy.ones(6, numpy.float32))
+
+
+def test_group_normalization_with_one_group_per_channel():
+    """With C groups each channel of each sample is standardized alone
+    (instance normalization)."""
+    x = numpy.random.RandomState(1).randn(2, 3, 10)
+    y = F.group_normalization(x, 3, numpy.ones(3), numpy.zeros(3)).array
+    expected = (x - x.mean(axis=2, keepdims=True)) / numpy.sqrt(
+        x.var(axis=2, keepdims=True) + 1e-5)
+    numpy.testing.assert_allclose(y, expected, atol=1e-12)
+
+
+def test_local_response_normalization_arguments():
+    with pytest.raises(ValueError, match='positive int'):
+        F.local_response_normalization(numpy.ones((1, 3), numpy.float32),
+                                       n=0)
+    with pytest.raises(type_check.InvalidType, match='ndim'):
+        F.local_response_normalization(numpy.ones(3, numpy.float32))
+
+
+def test_local_response_normalization_float16_stays_float16():
+    x = numpy.random.RandomState(2).randn(2, 6, 3).astype(numpy.float16)
+    y = F.local_response_normalization(x, alpha=0.5)
+    assert y.dtype == numpy.float16
+    x64 = x.astype(numpy.float64)
+    padded = numpy.pad(x64 ** 2, ((0, 0), (2, 2), (0, 0)))
+    window = sum(padded[:, i:i + 6] for i in range(5))
+    numpy.testing.assert_allclose(y.array, x64 / (2 + 0.5 * window) ** 0.75,
+                                  rtol=2e-3, atol=2e-3)
+
+
+def test_normalize_zero_vector_has_finite_gradient():
+    x = Variable(numpy.zeros((2, 3)))
+    y = F.normalize(x)
+    y.grad = numpy.ones((2, 3))
+    y.backward()
+    numpy.testing.assert_allclose(x.grad, numpy.full((2, 3), 1e5))
+
+
+def test_normalize_axis_none_is_rejected():
+    with pytest.raises(TypeError, match='axis'):
+        F.normalize(numpy.ones((2, 3)), axis=None)
+
+
+def _whitening_reference(x, groups, eps=2e-5):
+    n, channels = x.shape[:2]
+    per_group = channels // groups
+    columns = x.reshape(n, groups, per_group, -1).transpose(1, 2, 0, 3)
+    columns = columns.reshape(groups, per_group, -1)
+    mean = columns.mean(axis=2)
+    centered = columns - mean[:, :, None]
+    cov = centered @ centered.transpose(0, 2, 1) / columns.shape[2]
+    cov += eps * numpy.eye(per_group)
+    values, vectors = numpy.linalg.eigh(cov)
+    projection = (vectors / numpy.sqrt(values)[:, None]) @ \
+        vectors.transpose(0, 2, 1)
+    return mean, projection, columns.shape[2]
+
+
+def test_decorrelated_running_statistics_after_several_calls():
+    rs = numpy.random.RandomState(3)
+    running_mean = numpy.zeros((2, 3))
+    running_projection = numpy.tile(numpy.eye(3), (2, 1, 1))
+    expected_mean = running_mean.copy()
+    expected_projection = running_projection.copy()
+    for _ in range(3):
+        x = rs.randn(8, 6, 2) * 2 + 1
+        F.decorrelated_batch_normalization(
+            x, groups=2, running_mean=running_mean,
+            running_projection=running_projection, decay=0.6)
+        mean, projection, m = _whitening_reference(x, 2)
+        expected_mean = 0.6 * expected_mean + 0.4 * mean
+        expected_projection = (0.6 * expected_projection +
+                               0.4 * m / (m - 1) * projection)
+    numpy.testing.assert_allclose(running_mean, expected_mean, rtol=1e-10)
+    numpy.testing.assert_allclose(running_projection, expected_projection,
+                                  rtol=1e-8)
+
+
+def test_decorrelated_output_is_white():
+    x = numpy.random.RandomState(4).randn(200, 4) @ numpy.array(
+        [[2.0, 1, 0, 0], [0, 1, 0.5, 0], [0, 0, 1, 0], [1, 0, 0, 3]])
+    y = F.decorrelated_batch_normalization(x, groups=1).array
+    numpy.testing.assert_allclose(numpy.cov(y.T, bias=True), numpy.eye(4),
+                                  atol=1e-3)
+    fixed = F.fixed_decorrelated_batch_normalization(
+        x, *_whitening_reference(x, 1)[:2], groups=1)
+    numpy.testing.assert_allclose(fixed.array, y, atol=1e-10)
+
+
+def test_decorrelated_has_no_second_order_gradient():
+    x = Variable(numpy.random.RandomState(5).randn(6, 2))
+    loss = F.sum(F.decorrelated_batch_normalization(x, groups=1) ** 3)
+    with pytest.raises(RuntimeError, match='double backpropagation'):
+        function_node.grad([loss], [x], enable_double_backprop=True)
+
+
+def test_decorrelated_argument_errors():
+    x = numpy.ones((4, 6), numpy.float32)
+    with pytest.raises(ValueError, match='divide into 4 groups'):
+        F.decorrelated_batch_normalization(x, groups=4)
+    with pytest.raises(ValueError, match='running_mean'):
+        F.decorrelated_batch_normalization(
+            x, groups=2, running_mean=numpy.zeros(6, numpy.float32))
+    with pytest.raises(ValueError, match='using_config'):
+        F.decorrelated_batch_normalization(x, groups=2, train=True)
+    with pytest.raises(ValueError, match='projection'):
+        F.fixed_decorrelated_batch_normalization(
+            x, numpy.zeros((2, 3), numpy.float32),
+            numpy.zeros((2, 3), numpy.float32), groups=2)
