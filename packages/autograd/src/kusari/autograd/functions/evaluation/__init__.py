@@ -1,0 +1,1 @@
+"""Evaluation functions: metrics computed without a graph."""

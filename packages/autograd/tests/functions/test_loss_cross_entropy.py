@@ -1,0 +1,182 @@
+"""softmax_cross_entropy and sigmoid_cross_entropy beyond the conformance
+records: every option combination against plain NumPy, stability, errors.
+"""
+import itertools
+
+import numpy
+import pytest
+
+from kusari.autograd import Variable
+from kusari.autograd import functions as F
+from kusari.autograd import gradient_check
+from kusari.autograd.utils import type_check
+
+
+def _log_softmax(x):
+    shifted = x - x.max(axis=1, keepdims=True)
+    return shifted - numpy.log(numpy.exp(shifted).sum(axis=1, keepdims=True))
+
+
+def _softmax_ce(x, t, normalize, class_weight, ignore_label, reduce):
+    """Plain loops over the positions of t, in float64."""
+    x = x.astype(numpy.float64)
+    log_y = _log_softmax(x)
+    loss = numpy.zeros(t.shape)
+    for index in numpy.ndindex(*t.shape):
+        label = t[index]
+        if label == ignore_label:
+            continue
+        position = (index[0], label) + index[1:]
+        weight = 1.0 if class_weight is None else class_weight[label]
+        loss[index] = -weight * log_y[position]
+    if reduce == 'no':
+        return loss
+    count = (t != ignore_label).sum() if normalize else t.shape[0]
+    return loss.sum() / max(count, 1)
+
+
+@pytest.mark.parametrize('shape', [(5, 4), (3, 4, 2), (2, 3, 2, 2)])
+@pytest.mark.parametrize(
+    'normalize,cache_score,weighted,ignore_label,reduce',
+    list(itertools.product([True, False], [True, False], [False, True],
+                           [-1, 2], ['mean', 'no'])))
+def test_softmax_cross_entropy_matches_numpy(
+        shape, normalize, cache_score, weighted, ignore_label, reduce):
+    rng = numpy.random.RandomState(len(shape))
+    x = rng.uniform(-3, 3, shape).astype(numpy.float32)
+    t_shape = (shape[0],) + shape[2:]
+    t = rng.randint(-1, shape[1], t_shape).astype(numpy.int32)
+    if ignore_label != -1:
+        t[t == -1] = 0
+    class_weight = (rng.uniform(0.5, 2, shape[1]).astype(numpy.float32)
+                    if weighted else None)
+    y = F.softmax_cross_entropy(
+        x, t, normalize=normalize, cache_score=cache_score,
+        class_weight=class_weight, ignore_label=ignore_label, reduce=reduce)
+    expected = _softmax_ce(x, t, normalize, class_weight, ignore_label,
+                           reduce)
+    assert y.dtype == numpy.float32 and y.shape == numpy.shape(expected)
+    numpy.testing.assert_allclose(y.array, expected, rtol=1e-5, atol=1e-6)
+
+
+@pytest.mark.parametrize('cache_score', [True, False])
+@pytest.mark.parametrize('reduce', ['mean', 'no'])
+def test_softmax_cross_entropy_gradients_twice(cache_score, reduce):
+    rng = numpy.random.RandomState(0)
+    x = rng.uniform(-1, 1, (3, 4, 2))
+    t = numpy.array([[0, -1], [3, 1], [2, 2]], numpy.int32)
+    w = rng.uniform(0.5, 2, 4)
+    out_shape = () if reduce == 'mean' else t.shape
+
+    def f(x):
+        return F.softmax_cross_entropy(x, t, class_weight=w, reduce=reduce,
+                                       cache_score=cache_score,
+                                       enable_double_backprop=True)
+    gy = rng.uniform(-1, 1, out_shape)
+    gradient_check.check_backward(f, x, gy, atol=1e-6, rtol=1e-5)
+    gradient_check.check_double_backward(
+        f, x, gy, rng.uniform(-1, 1, x.shape), atol=1e-5, rtol=1e-4)
+
+
+@pytest.mark.parametrize('soft_target_loss', ['cross-entropy',
+                                              'kl-divergence'])
+def test_soft_targets(soft_target_loss):
+    rng = numpy.random.RandomState(1)
+    x = rng.uniform(-2, 2, (3, 4, 2)).astype(numpy.float32)
+    t = rng.dirichlet(numpy.ones(4), (3, 2)).transpose(0, 2, 1).astype(
+        numpy.float32)
+    log_y = _log_softmax(x.astype(numpy.float64))
+    loss = -(t * log_y).sum(axis=1)
+    if soft_target_loss == 'kl-divergence':
+        loss += (t * numpy.log(t)).sum(axis=1)
+    y = F.softmax_cross_entropy(x, t, soft_target_loss=soft_target_loss,
+                                reduce='no')
+    numpy.testing.assert_allclose(y.array, loss, rtol=1e-5)
+    y = F.softmax_cross_entropy(x, t, soft_target_loss=soft_target_loss)
+    numpy.testing.assert_allclose(y.array, loss.mean(), rtol=1e-5)
+
+
+def test_softmax_cross_entropy_stable_at_large_inputs():
+    x = numpy.array([[1e4, 0, -1e4], [-1e4, -1e4, -1e4]], numpy.float32)
+    t = numpy.array([1, 2], numpy.int32)
+    xv = Variable(x)
+    with numpy.errstate(over='raise', invalid='raise', divide='raise'):
+        y = F.softmax_cross_entropy(xv, t, reduce='no')
+        F.sum(y).backward()
+    numpy.testing.assert_allclose(y.array, [1e4, numpy.log(3)], rtol=1e-6)
+    numpy.testing.assert_allclose(
+        xv.grad, [[1, -1, 0], [1 / 3, 1 / 3, -2 / 3]], rtol=1e-6, atol=1e-7)
+
+
+def test_softmax_cross_entropy_float16_keeps_dtype():
+    x = numpy.random.RandomState(0).uniform(-2, 2, (64, 10))
+    t = numpy.arange(64, dtype=numpy.int32) % 10
+    xv = Variable(x.astype(numpy.float16))
+    y = F.softmax_cross_entropy(xv, t)
+    y.backward()
+    assert y.dtype == numpy.float16 and xv.grad.dtype == numpy.float16
+    numpy.testing.assert_allclose(
+        y.array, _softmax_ce(x, t, True, None, -1, 'mean'), rtol=2e-3)
+
+
+def test_softmax_cross_entropy_all_ignored_is_zero():
+    x = numpy.ones((2, 3), numpy.float32)
+    t = numpy.full(2, -1, numpy.int32)
+    assert float(F.softmax_cross_entropy(x, t).array) == 0
+
+
+def test_softmax_cross_entropy_errors():
+    x = numpy.zeros((2, 3), numpy.float32)
+    with pytest.raises(ValueError, match=r'softmax_cross_entropy: labels in '
+                       r't must be in \[0, 3\) or equal ignore_label=-1; '
+                       r'got 3'):
+        F.softmax_cross_entropy(x, numpy.array([0, 3], numpy.int32))
+    with pytest.raises(ValueError, match='got -2'):
+        F.softmax_cross_entropy(x, numpy.array([-2, 0], numpy.int32))
+    with pytest.raises(type_check.InvalidType, match='softmax_cross_entropy'):
+        F.softmax_cross_entropy(x, numpy.zeros(3, numpy.int32))
+    with pytest.raises(type_check.InvalidType, match='x.shape'):
+        F.softmax_cross_entropy(x, numpy.zeros(3, numpy.int32))
+    with pytest.raises(type_check.InvalidType):
+        F.softmax_cross_entropy(x, numpy.zeros(2, numpy.int32),
+                                class_weight=numpy.ones(4, numpy.float32))
+    with pytest.raises(ValueError, match="softmax_cross_entropy: reduce"):
+        F.softmax_cross_entropy(x, numpy.zeros(2, numpy.int32), reduce='sum')
+    with pytest.raises(ValueError, match='soft_target_loss'):
+        F.softmax_cross_entropy(x, x, soft_target_loss='l2')
+    with pytest.raises(TypeError, match='class_weight'):
+        F.softmax_cross_entropy(x, numpy.zeros(2, numpy.int32),
+                                class_weight=numpy.ones(3, numpy.int32))
+
+
+def _sigmoid_ce(x, t, normalize, reduce):
+    x = x.astype(numpy.float64)
+    kept = t != -1
+    loss = numpy.logaddexp(0, x) - x * t
+    loss[~kept] = 0
+    if reduce == 'no':
+        return loss
+    return loss.sum() / max(kept.sum() if normalize else len(x), 1)
+
+
+@pytest.mark.parametrize('normalize', [True, False])
+@pytest.mark.parametrize('reduce', ['mean', 'no'])
+def test_sigmoid_cross_entropy_matches_numpy(normalize, reduce):
+    rng = numpy.random.RandomState(0)
+    x = rng.uniform(-5, 5, (4, 3)).astype(numpy.float32)
+    t = rng.randint(-1, 2, (4, 3)).astype(numpy.int32)
+    y = F.sigmoid_cross_entropy(x, t, normalize=normalize, reduce=reduce)
+    numpy.testing.assert_allclose(y.array, _sigmoid_ce(x, t, normalize,
+                                                       reduce), rtol=1e-5)
+
+
+def test_sigmoid_cross_entropy_stable_and_errors():
+    x = numpy.array([[1e4, -1e4, 0]], numpy.float32)
+    t = numpy.array([[0, 1, 1]], numpy.int32)
+    with numpy.errstate(over='raise', invalid='raise'):
+        y = F.sigmoid_cross_entropy(x, t, reduce='no')
+    numpy.testing.assert_allclose(y.array, [[1e4, 1e4, numpy.log(2)]])
+    with pytest.raises(ValueError, match='sigmoid_cross_entropy: labels'):
+        F.sigmoid_cross_entropy(x, numpy.array([[0, 2, 1]], numpy.int32))
+    with pytest.raises(type_check.InvalidType, match='t.shape'):
+        F.sigmoid_cross_entropy(x, numpy.array([0, 1, 1], numpy.int32))

@@ -1,0 +1,181 @@
+"""Options, argument errors and special cases of the other losses."""
+import numpy
+import pytest
+
+from kusari.autograd import Variable
+from kusari.autograd import function_node
+from kusari.autograd import functions as F
+from kusari.autograd.utils import type_check
+
+_rng = numpy.random.RandomState(0)
+X = _rng.uniform(-2, 2, (4, 3)).astype(numpy.float32)
+X2 = _rng.uniform(-2, 2, (4, 3)).astype(numpy.float32)
+
+
+@pytest.mark.parametrize('func,names', [
+    (F.absolute_error, 'x0'), (F.squared_error, 'x0'),
+    (F.mean_squared_error, 'x0'), (F.mean_absolute_error, 'x0'),
+    (lambda a, b: F.huber_loss(a, b, 1.0), 'x'),
+    (F.gaussian_kl_divergence, 'mean'), (F.bernoulli_nll, 'x'),
+])
+def test_pairwise_shape_and_dtype_mismatch(func, names):
+    with pytest.raises(type_check.InvalidType, match=f'{names}.shape'):
+        func(X, X2[:2])
+    with pytest.raises(type_check.InvalidType, match=f'{names}.dtype'):
+        func(X, X2.astype(numpy.float64))
+
+
+def test_mean_errors_match_numpy_and_keep_dtype():
+    for dtype in (numpy.float16, numpy.float32):
+        x0, x1 = X.astype(dtype), X2.astype(dtype)
+        mse = F.mean_squared_error(x0, x1)
+        mae = F.mean_absolute_error(x0, x1)
+        assert mse.dtype == dtype and mae.dtype == dtype
+        numpy.testing.assert_allclose(
+            mse.array, ((X - X2) ** 2).mean(), rtol=1e-3)
+        numpy.testing.assert_allclose(
+            mae.array, numpy.abs(X - X2).mean(), rtol=1e-3)
+
+
+def test_huber_loss_second_derivative_and_reduce():
+    x = Variable(numpy.array([[0.3, 2.0]], numpy.float32))
+    y = F.huber_loss(x, numpy.zeros((1, 2), numpy.float32), 1.0)
+    assert y.shape == (1,)
+    numpy.testing.assert_allclose(y.array, [0.045 + 1.5])
+    gx, = function_node.grad([y], [x], enable_double_backprop=True)
+    numpy.testing.assert_allclose(gx.array, [[0.3, 1.0]])
+    ggx, = function_node.grad([F.sum(gx)], [x])
+    numpy.testing.assert_allclose(ggx.array, [[1.0, 0.0]])
+    assert F.huber_loss(X, X2, 1.0, reduce='no').shape == X.shape
+    with pytest.raises(ValueError, match='huber_loss: reduce'):
+        F.huber_loss(X, X2, 1.0, reduce='mean')
+    with pytest.raises(type_check.InvalidType, match='x.ndim'):
+        F.huber_loss(X[0], X2[0], 1.0)
+
+
+@pytest.mark.parametrize('func', [F.gaussian_kl_divergence,
+                                  F.bernoulli_nll])
+def test_vae_reduce(func):
+    total = func(X, X2).array
+    numpy.testing.assert_allclose(func(X, X2, reduce='mean').array,
+                                  total / X.size, rtol=1e-6)
+    numpy.testing.assert_allclose(func(X, X2, reduce='no').array.sum(),
+                                  total, rtol=1e-6)
+    with pytest.raises(ValueError, match=f'{func.__name__}: reduce'):
+        func(X, X2, reduce='max')
+
+
+def test_bernoulli_nll_stable():
+    with numpy.errstate(over='raise'):
+        y = F.bernoulli_nll(numpy.array([1.0, 0.0], numpy.float32),
+                            numpy.array([1e4, 1e4], numpy.float32),
+                            reduce='no')
+    numpy.testing.assert_allclose(y.array, [0, 1e4])
+
+
+def test_hinge_options_and_errors():
+    t = numpy.array([0, 2, 1, 0], numpy.int32)
+    sign = numpy.ones_like(X)
+    sign[numpy.arange(4), t] = -1
+    l1 = numpy.maximum(0, 1 + sign * X)
+    numpy.testing.assert_allclose(F.hinge(X, t, reduce='no').array, l1,
+                                  rtol=1e-6)
+    numpy.testing.assert_allclose(F.hinge(X, t, norm='L2').array,
+                                  (l1 ** 2).sum() / 4, rtol=1e-6)
+    with pytest.raises(ValueError, match=r'hinge: labels in t must be in '
+                       r'\[0, 3\); got 3'):
+        F.hinge(X, numpy.array([0, 3, 1, 0], numpy.int32))
+    with pytest.raises(ValueError, match='hinge: norm'):
+        F.hinge(X, t, norm='L3')
+    with pytest.raises(type_check.InvalidType, match='t.shape'):
+        F.hinge(X, t[:3])
+
+
+def test_contrastive_and_triplet():
+    y = numpy.array([1, 0, 0, 1], numpy.int32)
+    d = numpy.sqrt(((X - X2) ** 2).sum(axis=1))
+    expected = (y * d ** 2 + (1 - y) * numpy.maximum(4 - d, 0) ** 2) / 2
+    numpy.testing.assert_allclose(
+        F.contrastive(X, X2, y, margin=4, reduce='no').array, expected,
+        rtol=1e-5)
+    # Equal points of a dissimilar pair: a finite (zero) gradient.
+    x0 = Variable(X.copy())
+    F.contrastive(x0, X.copy(), numpy.zeros(4, numpy.int32)).backward()
+    assert numpy.isfinite(x0.grad).all()
+    with pytest.raises(ValueError, match='contrastive: margin'):
+        F.contrastive(X, X2, y, margin=0)
+    with pytest.raises(type_check.InvalidType, match='y.shape'):
+        F.contrastive(X, X2, y[:3])
+    loss = F.triplet(X, X2, -X, margin=0.5, reduce='no').array
+    expected = numpy.maximum(((X - X2) ** 2).sum(1) - (4 * X ** 2).sum(1)
+                             + 0.5, 0)
+    numpy.testing.assert_allclose(loss, expected, rtol=1e-5, atol=1e-6)
+    with pytest.raises(ValueError, match='triplet: margin'):
+        F.triplet(X, X2, X, margin=-1)
+    with pytest.raises(type_check.InvalidType, match='negative.shape'):
+        F.triplet(X, X2, X[:2])
+
+
+def test_covariance_losses():
+    centered = X - X.mean(axis=0)
+    cov = centered.T @ (X2 - X2.mean(axis=0)) / 4
+    numpy.testing.assert_allclose(F.cross_covariance(X, X2).array,
+                                  (cov ** 2).sum() / 2, rtol=1e-5)
+    own = centered.T @ centered / 4
+    numpy.fill_diagonal(own, 0)
+    numpy.testing.assert_allclose(F.decov(X, reduce='no').array, own,
+                                  rtol=1e-5, atol=1e-7)
+    with pytest.raises(type_check.InvalidType, match='z.shape'):
+        F.cross_covariance(X, X2[:3])
+    with pytest.raises(ValueError, match='decov: reduce'):
+        F.decov(X, reduce='mean')
+
+
+def test_negative_sampling_samples_and_ignore():
+    W = _rng.randn(5, 3).astype(numpy.float32)
+    t = numpy.array([0, -1, 4, 2], numpy.int32)
+
+    def sampler(shape):
+        return numpy.arange(numpy.prod(shape)).reshape(shape) % 5
+    loss, samples = F.negative_sampling(X, t, W, sampler, 2, reduce='no',
+                                        return_samples=True)
+    assert samples.shape == (4, 3) and (samples[:, 0] == t).all()
+    scores = numpy.einsum('nsd,nd->ns', W[numpy.maximum(samples, 0)], X)
+    scores[:, 0] *= -1
+    expected = numpy.logaddexp(0, scores).sum(axis=1) * (t != -1)
+    numpy.testing.assert_allclose(loss.array, expected, rtol=1e-5)
+    with pytest.raises(TypeError, match='negative_sampling: unexpected'):
+        F.negative_sampling(X, t, W, sampler, 2, foo=1)
+    with pytest.raises(ValueError, match='sampler must return'):
+        F.negative_sampling(X, t, W, lambda shape: numpy.zeros(2, int), 2)
+    with pytest.raises(ValueError, match='negative_sampling: labels'):
+        F.negative_sampling(X, t + 2, W, sampler, 2)
+
+
+def test_black_out_errors():
+    W = _rng.randn(5, 3).astype(numpy.float32)
+    t = numpy.array([0, 1, 4, 2], numpy.int32)
+    samples = numpy.array([[1, 2]] * 4, numpy.int32)
+    assert F.black_out(X, t, W, samples, reduce='no').shape == (4,)
+    with pytest.raises(ValueError, match=r'black_out \(samples\): labels'):
+        F.black_out(X, t, W, samples + 4)
+    with pytest.raises(type_check.InvalidType, match='samples.shape'):
+        F.black_out(X, t, W, samples[:2])
+
+
+def test_discriminative_loss_arguments():
+    e = _rng.randn(2, 3, 4, 4).astype(numpy.float32)
+    labels = _rng.randint(0, 4, (2, 4, 4)).astype(numpy.int32)
+    name = 'discriminative_margin_based_clustering_loss'
+    terms = F.discriminative_margin_based_clustering_loss(
+        e, labels, 0.5, 1.5, 3, alpha=0, beta=2, gamma=0)
+    assert float(terms[0].array) == 0 and float(terms[2].array) == 0
+    assert float(terms[1].array) > 0
+    with pytest.raises(ValueError, match=f'{name}: embeddings.shape'):
+        F.discriminative_margin_based_clustering_loss(e, labels, 0.5, 1.5, 2)
+    with pytest.raises(ValueError, match=f'{name}: norm'):
+        F.discriminative_margin_based_clustering_loss(e, labels, 0.5, 1.5, 3,
+                                                      norm=3)
+    with pytest.raises(type_check.InvalidType, match='labels.shape'):
+        F.discriminative_margin_based_clustering_loss(e, labels[:1], 0.5,
+                                                      1.5, 3)

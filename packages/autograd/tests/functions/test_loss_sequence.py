@@ -1,0 +1,173 @@
+"""CTC and the linear-chain CRF against brute-force enumeration of every
+alignment or path on tiny inputs."""
+import itertools
+
+import numpy
+import pytest
+
+from kusari.autograd import Variable
+from kusari.autograd import functions as F
+from kusari.autograd import gradient_check
+
+
+def _log_softmax(x):
+    shifted = x - x.max(axis=-1, keepdims=True)
+    return shifted - numpy.log(numpy.exp(shifted).sum(axis=-1, keepdims=True))
+
+
+def _ctc_brute_force(log_y, target, blank):
+    """-log of the summed probability of every alignment of ``target``."""
+    n_time, n_vocab = log_y.shape
+    total = []
+    for path in itertools.product(range(n_vocab), repeat=n_time):
+        merged = [s for i, s in enumerate(path)
+                  if s != blank and (i == 0 or s != path[i - 1])]
+        if merged == list(target):
+            total.append(sum(log_y[i, s] for i, s in enumerate(path)))
+    return -numpy.logaddexp.reduce(total)
+
+
+@pytest.mark.parametrize('blank', [0, 2])
+def test_ctc_matches_brute_force(blank):
+    rng = numpy.random.RandomState(blank)
+    n_time, n_batch, n_vocab = 5, 4, 3
+    xs = [rng.randn(n_batch, n_vocab) for _ in range(n_time)]
+    labels = [s for s in range(n_vocab) if s != blank]
+    # Repeated labels need a blank between them; lengths vary per row.
+    t = numpy.array([[labels[0], labels[1]], [labels[1], labels[1]],
+                     [labels[0], labels[0]], [labels[1], labels[0]]],
+                    numpy.int32)
+    input_length = numpy.array([5, 4, 5, 2], numpy.int32)
+    label_length = numpy.array([2, 2, 1, 1], numpy.int32)
+    y = F.connectionist_temporal_classification(
+        xs, t, blank, input_length=input_length, label_length=label_length,
+        reduce='no')
+    log_y = _log_softmax(numpy.stack(xs, axis=1))
+    expected = [_ctc_brute_force(log_y[b, :input_length[b]],
+                                 t[b, :label_length[b]], blank)
+                for b in range(n_batch)]
+    numpy.testing.assert_allclose(y.array, expected, rtol=1e-10)
+    mean = F.connectionist_temporal_classification(
+        xs, t, blank, input_length=input_length, label_length=label_length)
+    numpy.testing.assert_allclose(mean.array, numpy.mean(expected))
+
+
+@pytest.mark.parametrize('reduce', ['mean', 'no'])
+def test_ctc_gradient(reduce):
+    rng = numpy.random.RandomState(0)
+    xs = [rng.randn(2, 3) for _ in range(4)]
+    t = numpy.array([[1, 2], [2, 2]], numpy.int32)
+    lengths = numpy.array([4, 4], numpy.int32), numpy.array([2, 1],
+                                                            numpy.int32)
+
+    def f(*xs):
+        return F.connectionist_temporal_classification(
+            list(xs), t, 0, input_length=lengths[0],
+            label_length=lengths[1], reduce=reduce)
+    gy = rng.randn() if reduce == 'mean' else rng.randn(2)
+    gradient_check.check_backward(f, tuple(xs), numpy.asarray(gy),
+                                  atol=1e-6, rtol=1e-5)
+
+
+def test_ctc_float16_and_errors():
+    xs = [numpy.zeros((1, 3), numpy.float16) for _ in range(3)]
+    t = numpy.array([[1]], numpy.int32)
+    y = F.connectionist_temporal_classification(xs, t, 0)
+    assert y.dtype == numpy.float16
+    name = 'connectionist_temporal_classification'
+    with pytest.raises(ValueError, match=f'{name}: labels'):
+        F.connectionist_temporal_classification(
+            xs, numpy.array([[3]], numpy.int32), 0)
+    with pytest.raises(ValueError, match='blank_symbol'):
+        F.connectionist_temporal_classification(xs, t, 3)
+    with pytest.raises(ValueError, match='input_length'):
+        F.connectionist_temporal_classification(
+            xs, t, 0, input_length=numpy.array([4], numpy.int32))
+    with pytest.raises(ValueError, match='label_length'):
+        F.connectionist_temporal_classification(
+            xs, t, 0, label_length=numpy.array([2], numpy.int32))
+    with pytest.raises(ValueError, match=f'{name}: reduce'):
+        F.connectionist_temporal_classification(xs, t, 0, reduce='sum')
+
+
+def _path_score(cost, steps, path):
+    return sum(step[label] for step, label in zip(steps, path)) + sum(
+        cost[i, j] for i, j in zip(path, path[1:]))
+
+
+def _crf_problem(seed, n_label=3):
+    rng = numpy.random.RandomState(seed)
+    lengths = [3, 3, 2, 1]
+    batches = [sum(length > step for length in lengths)
+               for step in range(lengths[0])]
+    cost = rng.randn(n_label, n_label)
+    xs = [rng.randn(b, n_label) for b in batches]
+    ys = [rng.randint(0, n_label, b).astype(numpy.int32) for b in batches]
+    return cost, xs, ys, lengths
+
+
+def _steps(xs, b):
+    return [x[b] for x in xs if len(x) > b]
+
+
+def test_crf1d_matches_brute_force():
+    cost, xs, ys, lengths = _crf_problem(0)
+    k = cost.shape[0]
+    expected = []
+    for b, length in enumerate(lengths):
+        steps = _steps(xs, b)
+        log_z = numpy.logaddexp.reduce([
+            _path_score(cost, steps, p)
+            for p in itertools.product(range(k), repeat=length)])
+        expected.append(log_z - _path_score(cost, steps,
+                                            [y[b] for y in ys if len(y) > b]))
+    y = F.crf1d(cost, xs, ys, reduce='no')
+    numpy.testing.assert_allclose(y.array, expected, rtol=1e-10)
+    numpy.testing.assert_allclose(F.crf1d(cost, xs, ys).array,
+                                  numpy.mean(expected))
+
+
+def test_crf1d_gradients_twice():
+    cost, xs, ys, _ = _crf_problem(1, n_label=2)
+    rng = numpy.random.RandomState(2)
+
+    def f(cost, *xs):
+        return F.crf1d(cost, xs, ys, reduce='no')
+    inputs = (cost,) + tuple(xs)
+    gy = rng.randn(4)
+    gradient_check.check_backward(f, inputs, gy, atol=1e-6, rtol=1e-5)
+    gradient_check.check_double_backward(
+        f, inputs, gy, tuple(rng.randn(*x.shape) for x in inputs),
+        atol=1e-5, rtol=1e-4)
+
+
+def test_argmax_crf1d_matches_brute_force():
+    cost, xs, _, lengths = _crf_problem(3)
+    k = cost.shape[0]
+    score, path = F.argmax_crf1d(cost, xs)
+    assert [p.shape for p in path] == [(len(x),) for x in xs]
+    for b, length in enumerate(lengths):
+        steps = _steps(xs, b)
+        best = max(itertools.product(range(k), repeat=length),
+                   key=lambda p: _path_score(cost, steps, p))
+        assert [int(p[b]) for p in path if len(p) > b] == list(best)
+        numpy.testing.assert_allclose(score.array[b],
+                                      _path_score(cost, steps, best))
+    costv = Variable(cost)
+    F.sum(F.argmax_crf1d(costv, xs)[0]).backward()
+    assert costv.grad.sum() == sum(length - 1 for length in lengths)
+
+
+def test_crf1d_errors():
+    cost, xs, ys, _ = _crf_problem(0)
+    with pytest.raises(ValueError, match=r'crf1d: ys\[1\] must be 1-D ints '
+                       r'of length 3'):
+        F.crf1d(cost, xs, [ys[0], ys[0][:2], ys[2]])
+    with pytest.raises(ValueError, match=r'crf1d \(ys\[0\]\): labels'):
+        F.crf1d(cost, xs, [ys[0] + 3, ys[1], ys[2]])
+    with pytest.raises(Exception, match=r'crf1d'):
+        F.crf1d(cost, [xs[2], xs[0]], [ys[2], ys[0]])
+    with pytest.raises(ValueError, match='one entry per step'):
+        F.crf1d(cost, xs, ys[:2])
+    with pytest.raises(ValueError, match='argmax_crf1d: xs'):
+        F.argmax_crf1d(cost, [])
