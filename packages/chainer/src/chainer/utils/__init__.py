@@ -6,3 +6,4 @@ from kusari.autograd.utils.conv import get_conv_outsize  # NOQA
 from kusari.autograd.utils.conv import get_deconv_outsize  # NOQA
 from kusari.autograd.utils.sparse import CooMatrix  # NOQA
 from kusari.autograd.utils.sparse import to_coo  # NOQA
+from kusari.autograd.utils.walker_alias import WalkerAlias  # NOQA

@@ -1,0 +1,1 @@
+"""Activation layers with learnt parameters: PReLU, Swish, Maxout."""

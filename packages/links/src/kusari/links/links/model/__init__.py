@@ -1,0 +1,1 @@
+"""Models: the Classifier and the pre-trained vision architectures."""

@@ -1,0 +1,50 @@
+"""Batch renormalization layer."""
+import numpy
+
+from kusari.array import configuration
+from kusari.autograd.functions.normalization import batch_normalization
+from kusari.autograd.functions.normalization import batch_renormalization
+from kusari.links.links.normalization import batch_normalization as bn_link
+
+
+class BatchRenormalization(bn_link.BatchNormalization):
+    """Batch renormalization layer (Ioffe, 2017): in training, batch
+    normalization corrected towards the running statistics by the factors
+    ``r`` (clipped to ``[1/rmax, rmax]``) and ``d`` (clipped to ``[-dmax,
+    dmax]``); see :func:`~kusari.autograd.functions.batch_renormalization`.
+    In inference it is :class:`BatchNormalization`.
+
+    Args:
+        size (int or tuple of ints): The shape of gamma and beta.
+        rmax (float): The bound of r (1 gives batch normalization).
+        dmax (float): The bound of d (0 gives batch normalization).
+        decay, eps, dtype, use_gamma, use_beta, initial_gamma,
+            initial_beta: As in :class:`BatchNormalization`.
+        freeze_running_statistics (bool): Leave the running statistics
+            unchanged in training.
+    """
+
+    def __init__(self, size, rmax=1, dmax=0, decay=0.9, eps=2e-5,
+                 dtype=numpy.float32, use_gamma=True, use_beta=True,
+                 initial_gamma=None, initial_beta=None,
+                 freeze_running_statistics=False):
+        super().__init__(size, decay, eps, dtype, use_gamma, use_beta,
+                         initial_gamma, initial_beta)
+        self.rmax = rmax
+        self.dmax = dmax
+        self.freeze_running_statistics = freeze_running_statistics
+
+    def forward(self, x, finetune=False):
+        """Renormalize ``x`` (in training) or normalize it with the running
+        statistics; ``finetune`` as in :class:`BatchNormalization`."""
+        gamma, beta = self._scale_and_shift()
+        if not configuration.config.train:
+            return batch_normalization.fixed_batch_normalization(
+                x, gamma, beta, self.avg_mean, self.avg_var, self.eps)
+        update = not (self.freeze_running_statistics or
+                      configuration.config.in_recomputing)
+        decay = bn_link.running_decay(self, finetune) if update \
+            else self.decay
+        return batch_renormalization.batch_renormalization(
+            x, gamma, beta, self.rmax, self.dmax, self.eps, self.avg_mean,
+            self.avg_var, decay, update_statistics=update)

@@ -1,0 +1,45 @@
+"""Group normalization layer."""
+from kusari.autograd.functions.normalization import group_normalization
+from kusari.links import link
+from kusari.links.links.connection import _layer
+
+
+class GroupNormalization(link.Link):
+    """Group normalization layer on outputs of convolution functions (Wu
+    and He, 2018): each example's channels are standardized in ``groups``
+    groups, then scaled and shifted per channel (see
+    :func:`~kusari.autograd.functions.group_normalization`).
+
+    Args:
+        groups (int): The number of channel groups.
+        size (int or None): The number of channels; None infers it.
+        eps (float): Added to the variance, for stability.
+        initial_gamma, initial_beta: Initializers of gamma (default one)
+            and beta (default zero).
+    """
+
+    def __init__(self, groups, size=None, eps=1e-5, initial_gamma=None,
+                 initial_beta=None):
+        self.groups = _layer.positive_int('GroupNormalization', 'groups',
+                                          groups)
+        size = _layer.positive_int('GroupNormalization', 'size', size,
+                                   allow_none=True)
+        super().__init__()
+        self.eps = eps
+        with self.init_scope():
+            self.gamma = _layer.parameter(
+                1 if initial_gamma is None else initial_gamma, size)
+            self.beta = _layer.parameter(
+                0 if initial_beta is None else initial_beta, size)
+
+    def forward(self, x):
+        """Normalize ``x`` ``(N, C, ...)``, at least 3 axes."""
+        if getattr(x, 'ndim', 0) <= 2:
+            raise ValueError(
+                f'{self._describe()}: x must have more than 2 axes (batch, '
+                f'channel, ...); got shape {getattr(x, "shape", None)}')
+        if self.gamma.array is None:
+            self.gamma.initialize(x.shape[1:2])
+            self.beta.initialize(x.shape[1:2])
+        return group_normalization.group_normalization(
+            x, self.groups, self.gamma, self.beta, self.eps)
