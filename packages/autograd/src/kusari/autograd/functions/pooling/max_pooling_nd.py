@@ -1,0 +1,140 @@
+"""Max pooling over 1, 2, 3 or N spatial axes.
+
+Forward takes the patches of the ``-inf``-padded input once and reduces
+them over the window axis; the position of each maximum (its flat offset
+within the window) is kept. The gradient scatters ``gy`` to those
+positions in one indexed operation; its own gradient gathers from them, so
+max pooling has gradients of every order.
+"""
+import numpy
+
+from kusari.autograd import function_node
+from kusari.autograd.functions.pooling import _scatter_gather
+from kusari.autograd.functions.pooling import pooling_nd
+from kusari.autograd.utils import conv
+
+# Up to this window size the argmax is found by comparing each window
+# offset's slice with the maximum: NumPy's argmax over a short axis costs
+# a call per window, far more than a few whole-array comparisons.
+_COMPARE_UP_TO = 32
+
+
+class MaxPoolingND(function_node.FunctionNode):
+    """``y = max`` of each window of x padded with ``-inf``; the argmax
+    offsets are kept in ``indexes``."""
+
+    indexes = None
+
+    def __init__(self, window):
+        self.window = window
+
+    def check_type_forward(self, in_types):
+        pooling_nd.check_input(in_types, self.window.ndim)
+
+    def _patches(self, x):
+        win = self.window
+        self.dims = x.shape[2:]
+        col = conv.im2col(x, win.ksize, win.stride, win.pad, -numpy.inf,
+                          win.cover_all)
+        return col.reshape(x.shape[:2] + (win.size,) + col.shape[-win.ndim:])
+
+    def forward_cpu(self, inputs):
+        col = self._patches(inputs[0])
+        y = col.max(axis=2)
+        if col.shape[2] > _COMPARE_UP_TO:
+            self.indexes = col.argmax(axis=2)
+            return y,
+        # The first offset holding the maximum, as argmax would give: the
+        # number of offsets before the maximum is first seen.
+        found = col[:, :, 0] == y
+        indexes = numpy.zeros(y.shape, dtype=numpy.intp)
+        for offset in range(1, col.shape[2]):
+            numpy.add(indexes, ~found, out=indexes, casting='unsafe')
+            found |= col[:, :, offset] == y
+        self.indexes = indexes
+        return y,
+
+    def forward_gpu(self, inputs):
+        col = self._patches(inputs[0])
+        self.indexes = col.argmax(axis=2)
+        return col.max(axis=2),
+
+    def backward(self, indexes, grad_outputs):
+        return max_pooling_grad(self.window, self.indexes,
+                                self.dims).apply(grad_outputs)
+
+
+def max_pooling_grad(win, offsets, dims):
+    """The node scattering a pooled gradient to the window elements at
+    ``offsets``, giving an array of spatial lengths ``dims``."""
+    outsize = offsets.shape[2:]
+    padded = win.padded(dims, outsize)
+    buffer_shape = offsets.shape[:2] + padded
+    inner = None if padded == tuple(dims) else win.inner(dims)
+    unique = all(s >= k for s, k in zip(win.stride, win.ksize))
+    return _scatter_gather.Scatter(
+        win.flat_index(offsets, padded), None, buffer_shape, inner, unique)
+
+
+def _max_pooling(func_name, ndim, x, ksize, stride, pad, cover_all,
+                 return_indices):
+    win = pooling_nd.window(func_name, x, ndim, ksize, stride, pad,
+                            cover_all)
+    pooling_nd.expect_fits(func_name, win, x.shape[2:])
+    func = MaxPoolingND(win)
+    y, = func.apply((x,))
+    if return_indices:
+        return y, func.indexes
+    return y
+
+
+def max_pooling_nd(x, ksize, stride=None, pad=0, cover_all=True,
+                   return_indices=False):
+    """N-dimensional spatial max pooling.
+
+    ``y[n, c, o] = max_k x_pad[n, c, o * stride + k]`` over the window
+    offsets ``k`` of ``ksize``, where ``x_pad`` is x padded with ``-inf``
+    by ``pad`` on each side.
+
+    Args:
+        x: Variable or array ``(n, c, d_1, ..., d_N)``, float.
+        ksize: int or tuple of N ints: the window size.
+        stride: int or tuple of N ints; None means ``ksize``.
+        pad: int or tuple of N ints.
+        cover_all (bool): Add output positions until every input element
+            is in some window (the last windows may reach past the
+            padding).
+        return_indices (bool): Also return the argmax array: the flat
+            offset (C order over the window) of each maximum within its
+            window, of y's shape.
+
+    Returns:
+        Variable ``(n, c, out_1, ..., out_N)``, or ``(y, indexes)`` with
+        ``return_indices``.
+    """
+    return _max_pooling('max_pooling_nd', None, x, ksize, stride, pad,
+                        cover_all, return_indices)
+
+
+def max_pooling_1d(x, ksize, stride=None, pad=0, cover_all=True,
+                   return_indices=False):
+    """1-dimensional spatial max pooling: :func:`max_pooling_nd` for x
+    ``(n, c, l)``."""
+    return _max_pooling('max_pooling_1d', 1, x, ksize, stride, pad,
+                        cover_all, return_indices)
+
+
+def max_pooling_2d(x, ksize, stride=None, pad=0, cover_all=True,
+                   return_indices=False):
+    """Spatial max pooling: :func:`max_pooling_nd` for x ``(n, c, h,
+    w)``."""
+    return _max_pooling('max_pooling_2d', 2, x, ksize, stride, pad,
+                        cover_all, return_indices)
+
+
+def max_pooling_3d(x, ksize, stride=None, pad=0, cover_all=True,
+                   return_indices=False):
+    """3-dimensional spatial max pooling: :func:`max_pooling_nd` for x
+    ``(n, c, d, h, w)``."""
+    return _max_pooling('max_pooling_3d', 3, x, ksize, stride, pad,
+                        cover_all, return_indices)

@@ -1,0 +1,29 @@
+"""Region of interest average pooling."""
+from kusari.autograd.functions.pooling import _roi
+
+
+def roi_average_pooling_2d(x, rois, roi_indices, outsize, spatial_scale):
+    """Spatial region of interest (ROI) average pooling.
+
+    Each region, scaled by ``spatial_scale`` and rounded to pixels, is
+    split into ``outsize`` bins; each output is the mean of x over its
+    bin, 0 for an empty bin.
+
+    Args:
+        x: Variable or array ``(n, c, h, w)``, float.
+        rois: array ``(R, 4)`` of ``(y_min, x_min, y_max, x_max)``.
+        roi_indices: int array ``(R,)``: the image of each region.
+        outsize: int or pair ``(out_h, out_w)``: the bins per region.
+        spatial_scale (float): Scale of the ROI coordinates onto x.
+
+    Returns:
+        Variable ``(R, c, out_h, out_w)``.
+    """
+    func_name = 'roi_average_pooling_2d'
+    rois, batch = _roi.check_rois(func_name, x, rois, roi_indices)
+    outsize = _roi.outsize_pair(func_name, outsize)
+    scale = _roi.check_scale(func_name, spatial_scale)
+    index, weight = _roi.rounded_bin_terms(x.shape, rois, batch, outsize,
+                                           scale)
+    count = weight.sum(axis=-1, keepdims=True)
+    return _roi.apply_sum(x, index, weight / count.clip(min=1))

@@ -1,0 +1,101 @@
+"""Unpooling, upsampling and spatial pyramid pooling: their relation to
+pooling, output sizes, and argument errors."""
+import numpy
+import pytest
+
+from kusari.autograd import Variable
+from kusari.autograd import functions as F
+from kusari.autograd import gradient_check
+
+
+def _distinct(shape, seed=0):
+    size = int(numpy.prod(shape))
+    order = numpy.random.RandomState(seed).permutation(size)
+    return order.reshape(shape).astype(numpy.float64) * 0.1
+
+
+def test_unpooling_repeats_each_element_over_its_window():
+    x = numpy.arange(6, dtype=numpy.float32).reshape(1, 1, 2, 3)
+    y = F.unpooling_2d(x, 2, cover_all=False)
+    numpy.testing.assert_array_equal(
+        y.array[0, 0], numpy.repeat(numpy.repeat(x[0, 0], 2, 0), 2, 1))
+    # Average pooling undoes it.
+    numpy.testing.assert_array_equal(F.average_pooling_2d(y, 2).array, x)
+
+
+@pytest.mark.parametrize('cover_all, expected', [(True, (5, 7)),
+                                                 (False, (6, 8))])
+def test_unpooling_default_outsize(cover_all, expected):
+    x = numpy.zeros((1, 1, 3, 4), dtype=numpy.float32)
+    assert F.unpooling_2d(x, 2, cover_all=cover_all).shape[2:] == expected
+    assert F.unpooling_nd(x, 2, cover_all=cover_all).shape[2:] == expected
+
+
+def test_unpooling_overlapping_windows_add():
+    y = F.unpooling_1d(numpy.ones((1, 1, 3)), 3, 1, cover_all=False)
+    numpy.testing.assert_array_equal(y.array[0, 0], [1, 2, 3, 2, 1])
+
+
+def test_unpooling_gradients_of_every_order():
+    x = numpy.random.RandomState(0).uniform(-1, 1, (2, 1, 2, 3, 2))
+    y_shape = F.unpooling_3d(x, 2, 1, 1, cover_all=False).shape
+    gy = numpy.random.RandomState(1).uniform(-1, 1, y_shape)
+    gradient_check.check_double_backward(
+        lambda v: F.unpooling_3d(v, 2, 1, 1, cover_all=False) ** 2, x, gy,
+        numpy.random.RandomState(2).uniform(-1, 1, x.shape))
+
+
+def test_upsampling_inverts_max_pooling():
+    x = _distinct((2, 3, 6, 5))
+    y, indexes = F.max_pooling_2d(x, 2, return_indices=True)
+    up = F.upsampling_2d(y, indexes, 2, outsize=(6, 5))
+    # Every maximum returns to its place; the rest is zero.
+    mask = up.array != 0
+    numpy.testing.assert_array_equal(up.array[mask], x[mask])
+    assert mask.sum() == y.size
+    numpy.testing.assert_array_equal(
+        F.max_pooling_2d(up, 2).array, y.array)
+
+
+def test_upsampling_gradient_gathers_and_is_twice_differentiable():
+    x = _distinct((1, 2, 5, 5))
+    y, indexes = F.max_pooling_2d(x, 3, 2, 1, return_indices=True)
+    gradient_check.check_double_backward(
+        lambda v: F.upsampling_2d(v, indexes, 3, 2, 1, outsize=(5, 5)) ** 2,
+        y.array, numpy.ones((1, 2, 5, 5)),
+        numpy.random.RandomState(3).uniform(-1, 1, y.shape))
+
+
+@pytest.mark.parametrize('call, error, match', [
+    (lambda x, i: F.unpooling_2d(x, 2, outsize=(9, 9)), ValueError,
+     r'unpooling_2d: outsize \(9, 9\) pools to'),
+    (lambda x, i: F.unpooling_2d(x[0], 2), ValueError,
+     'unpooling_2d: x must have 2 spatial axes'),
+    (lambda x, i: F.unpooling_nd(x, 3, 1, 2, cover_all=False), ValueError,
+     'unpooling_nd: x of spatial shape'),
+    (lambda x, i: F.upsampling_2d(x, i[..., :1], 2), ValueError,
+     'upsampling_2d: indexes must have the shape of x'),
+    (lambda x, i: F.upsampling_2d(x, i + 4, 2), ValueError,
+     r'upsampling_2d: indexes must be in \[0, 4\)'),
+    (lambda x, i: F.upsampling_2d(x, i.astype(numpy.float32), 2),
+     TypeError, 'upsampling_2d: indexes must be an int array'),
+    (lambda x, i: F.spatial_pyramid_pooling_2d(x, 2), ValueError,
+     "spatial_pyramid_pooling_2d: pooling must be 'max'"),
+    (lambda x, i: F.spatial_pyramid_pooling_2d(x, 0, pooling='max'),
+     ValueError, 'spatial_pyramid_pooling_2d: pyramid_height'),
+])
+def test_argument_errors(call, error, match):
+    x = numpy.zeros((1, 2, 2, 2), dtype=numpy.float32)
+    indexes = numpy.zeros((1, 2, 2, 2), dtype=numpy.int32)
+    with pytest.raises(error, match=match):
+        call(x, indexes)
+
+
+def test_spatial_pyramid_pooling_levels():
+    x = _distinct((2, 3, 8, 6))
+    y = F.spatial_pyramid_pooling_2d(Variable(x), 3, pooling='max')
+    assert y.shape == (2, 3 * (1 + 4 + 16), 1, 1)
+    numpy.testing.assert_array_equal(y.array[:, :3, 0, 0],
+                                     x.max(axis=(2, 3)))
+    level1 = F.max_pooling_2d(x, (4, 3)).array.reshape(2, -1)
+    numpy.testing.assert_array_equal(y.array[:, 3:15, 0, 0], level1)
