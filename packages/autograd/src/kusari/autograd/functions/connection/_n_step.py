@@ -107,9 +107,11 @@ def _sweep(cell, xws, batches, h0, c0, hidden, reverse):
     """One direction of one layer over the time steps: the final hidden
     and cell states, and the hidden states in time order.
 
-    Rows of h whose sequence has ended (forward) or not begun (reverse)
-    are set aside, and only the live rows go through the step; the cell
-    state keeps all rows, as the step passes the extra ones unchanged.
+    Only the rows of h whose sequence runs at a step go through it: going
+    forward, the rows of ended sequences are set aside as final; going in
+    reverse, the rows of sequences not begun are taken from h0 when they
+    begin. The cell state keeps all rows, as the step passes the extra
+    ones unchanged.
     """
     h, c = h0, c0
     hs = [None] * len(xws)
@@ -118,7 +120,8 @@ def _sweep(cell, xws, batches, h0, c0, hidden, reverse):
         live, batch = len(h), batches[t]
         if batch < live:
             h, rest = split_axis(h, [batch], axis=0)
-            ended.append(rest)
+            if not reverse:
+                ended.append(rest)
         elif batch > live:
             h = concat((h, h0[live:batch]), axis=0)
         h, c = cell.step(xws[t], h, c, *hidden)
@@ -144,9 +147,24 @@ def _check_arguments(cell, func_name, n_layers, dropout_ratio, hx, cx, ws,
     if not isinstance(xs, (list, tuple)) or not xs:
         fail('xs', 'a non-empty list of Variables, one per time step',
              repr(type(xs).__name__))
+    states = {'hx': hx, 'cx': cx} if cell.has_cell else {'hx': hx}
+    for name, state in states.items():
+        if not hasattr(state, 'dtype'):
+            fail(name, 'a Variable or an array', type(state).__name__)
     dtype = hx.dtype
     if dtype.kind != 'f':
         fail('hx', 'of a float dtype', dtype)
+    in_size = xs[0].shape[1] if xs[0].ndim == 2 else None
+    batches = []
+    for t, x in enumerate(xs):
+        if x.ndim != 2 or x.shape[1] != in_size or x.dtype != dtype:
+            fail(f'xs[{t}]', f'a (B_t, {in_size}) array of hx\'s dtype '
+                 f'{dtype}', f'shape {x.shape} and dtype {x.dtype}')
+        if batches and len(x) > batches[-1]:
+            fail('xs', 'sorted by decreasing batch size (sequences sorted '
+                 'by decreasing length, then transposed)',
+                 f'batch sizes {[len(x) for x in xs]}')
+        batches.append(len(x))
     n_states = n_layers * n_directions
     if hx.ndim != 3 or hx.shape[:2] != (n_states, len(xs[0])):
         fail('hx', f'of shape ({n_states}, B, N) with B = len(xs[0]) = '
@@ -155,17 +173,6 @@ def _check_arguments(cell, func_name, n_layers, dropout_ratio, hx, cx, ws,
     if cell.has_cell and (cx.shape != hx.shape or cx.dtype != dtype):
         fail('cx', f'of hx\'s shape {hx.shape} and dtype {dtype}',
              f'shape {cx.shape} and dtype {cx.dtype}')
-    in_size = xs[0].shape[1] if xs[0].ndim == 2 else None
-    batches = []
-    for t, x in enumerate(xs):
-        if x.ndim != 2 or x.shape[1] != in_size or x.dtype != dtype:
-            fail(f'xs[{t}]', f'a ({{B_t}}, {in_size}) array of hx\'s dtype '
-                 f'{dtype}', f'shape {x.shape} and dtype {x.dtype}')
-        if batches and len(x) > batches[-1]:
-            fail('xs', 'sorted by decreasing batch size (sequences sorted '
-                 'by decreasing length, then transposed)',
-                 f'batch sizes {[len(x) for x in xs]}')
-        batches.append(len(x))
     n_weights = 2 * cell.n_gates
     for name, params in (('ws', ws), ('bs', bs)):
         if len(params) != n_states:

@@ -15,7 +15,7 @@ def _interleaved(params, order):
     """The matrices (or vectors) ``params[g]`` for g in ``order``, stacked
     so that row ``4 j + k`` is row j of the k-th."""
     stacked = stack([params[g] for g in order], axis=1)
-    return reshape(stacked, (-1,) + stacked.shape[2:])
+    return reshape(stacked, (4 * stacked.shape[0],) + stacked.shape[2:])
 
 
 class LSTMCell(_n_step.Cell):
