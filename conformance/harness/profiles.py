@@ -11,7 +11,7 @@ from hypothesis import settings
 # Large arrays and several draws per example are expected here.
 _SLOW_DRAWS = [HealthCheck.too_slow, HealthCheck.data_too_large]
 PROFILES = {
-    'ci': settings(max_examples=10, deadline=None, derandomize=True,
+    'ci': settings(max_examples=6, deadline=None, derandomize=True,
                    database=None, suppress_health_check=_SLOW_DRAWS),
     'thorough': settings(max_examples=300, deadline=None, print_blob=True,
                          suppress_health_check=_SLOW_DRAWS),
