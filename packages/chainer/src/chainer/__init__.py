@@ -14,6 +14,7 @@ from kusari.array.configuration import get_dtype  # NOQA: E402
 from kusari.array.configuration import global_config  # NOQA: E402
 from kusari.array.configuration import mixed16  # NOQA: E402
 from kusari.array.configuration import using_config  # NOQA: E402
+from kusari.array.initializers import Initializer  # NOQA: E402
 from kusari.array.device_resident import DeviceResident  # NOQA: E402
 from kusari.autograd import FunctionNode  # NOQA: E402
 from kusari.autograd import Parameter  # NOQA: E402
@@ -69,6 +70,24 @@ from chainer import variable  # NOQA: E402,F401
 
 __version__ = '7.8.1'
 """The Chainer version whose API this drop-in provides."""
+
+
+def print_runtime_info(out=None):
+    """Print the versions this drop-in runs on (platform, NumPy, CuPy)."""
+    import platform
+    import sys
+
+    import numpy
+
+    from kusari.array import _cupy
+    cupy = _cupy.cupy_or_none()
+    out = sys.stdout if out is None else out
+    out.write(f'Platform: {platform.platform()}\n'
+              f'Chainer: {__version__} (Kusari drop-in)\n'
+              f'ChainerX: Not Available\n'
+              f'NumPy: {numpy.__version__}\n'
+              f'CuPy: {cupy.__version__ if cupy else "Not Available"}\n'
+              f'iDeep: Not Available\n')
 
 
 def is_debug():
