@@ -31,8 +31,8 @@ class FunctionHook:
         if self.name in hooks:
             raise KeyError(f'a function hook named {self.name!r} is already '
                            f'registered in this thread')
+        self.added(None)  # if it refuses, nothing is registered
         hooks[self.name] = self
-        self.added(None)
         return self
 
     def __exit__(self, *exc):

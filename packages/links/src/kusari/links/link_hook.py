@@ -80,9 +80,11 @@ class LinkHook:
         if self.name in hooks:
             raise KeyError(f'a link hook named {self.name!r} is already '
                            f'registered in this thread')
+        # added() may refuse (a hook meant for one link only); nothing is
+        # registered then.
+        self.added(None)
         hooks[self.name] = self
         _count_global(1)
-        self.added(None)
         return self
 
     def __exit__(self, *exc):

@@ -31,6 +31,12 @@ class _Shift(extension.Extension):
         raise NotImplementedError(
             f'{type(self).__name__} must implement _value')
 
+    def _require(self, ok, name, value, expected):
+        """Raise unless ``ok``: argument ``name`` must be ``expected``."""
+        if not ok:
+            raise ValueError(f'{type(self).__name__}: {name} must be '
+                             f'{expected}, got {value!r}')
+
     def _get_optimizer(self, trainer):
         return self._optimizer or trainer.updater.get_optimizer('main')
 
@@ -65,7 +71,19 @@ class _Shift(extension.Extension):
             setattr(self, name, None if value is None else float(value))
 
 
-class ExponentialShift(_Shift):
+class _Scaling(_Shift):
+    """Base of the shifts setting ``init * factor(t)`` (stopped at
+    ``target``): subclasses define :meth:`_factor`."""
+
+    def _factor(self, t):
+        raise NotImplementedError(
+            f'{type(self).__name__} must implement _factor')
+
+    def _value(self, t):
+        return self._clipped(self._init * self._factor(t))
+
+
+class ExponentialShift(_Scaling):
     """Sets the attribute to ``init * rate ** t``.
 
     Args:
@@ -78,17 +96,15 @@ class ExponentialShift(_Shift):
     """
 
     def __init__(self, attr, rate, init=None, target=None, optimizer=None):
-        if rate < 0:
-            raise ValueError(f'ExponentialShift: rate must be >= 0, got '
-                             f'{rate!r}')
+        self._require(rate >= 0, 'rate', rate, '>= 0')
         super().__init__(attr, init, target, optimizer)
         self._rate = rate
 
-    def _value(self, t):
-        return self._clipped(self._init * self._rate ** t)
+    def _factor(self, t):
+        return self._rate ** t
 
 
-class InverseShift(_Shift):
+class InverseShift(_Scaling):
     """Sets the attribute to ``init * (1 + gamma * t) ** (-power)``.
 
     Args:
@@ -99,16 +115,13 @@ class InverseShift(_Shift):
 
     def __init__(self, attr, gamma, power, init=None, target=None,
                  optimizer=None):
-        if gamma < 0:
-            raise ValueError(f'InverseShift: gamma must be >= 0, got '
-                             f'{gamma!r}')
+        self._require(gamma >= 0, 'gamma', gamma, '>= 0')
         super().__init__(attr, init, target, optimizer)
         self._gamma = gamma
         self._power = power
 
-    def _value(self, t):
-        return self._clipped(
-            self._init * (1 + self._gamma * t) ** (-self._power))
+    def _factor(self, t):
+        return (1 + self._gamma * t) ** (-self._power)
 
 
 class LinearShift(_Shift):
@@ -144,7 +157,7 @@ class LinearShift(_Shift):
         return v1 + (t - t1) / (t2 - t1) * (v2 - v1)
 
 
-class MultistepShift(_Shift):
+class MultistepShift(_Scaling):
     """Sets the attribute to ``init * gamma ** k``, ``k`` being the number
     of ``step_value`` entries already reached.
 
@@ -158,19 +171,17 @@ class MultistepShift(_Shift):
 
     def __init__(self, attr, gamma, step_value, init, optimizer=None):
         step_value = list(step_value)
-        if step_value != sorted(step_value):
-            raise ValueError(f'MultistepShift: step_value must be '
-                             f'increasing, got {step_value!r}')
+        self._require(step_value == sorted(step_value), 'step_value',
+                      step_value, 'increasing')
         super().__init__(attr, init, None, optimizer)
         self._gamma = gamma
         self._step_value = step_value
 
-    def _value(self, t):
-        return self._init * self._gamma ** bisect.bisect_right(
-            self._step_value, t)
+    def _factor(self, t):
+        return self._gamma ** bisect.bisect_right(self._step_value, t)
 
 
-class PolynomialShift(_Shift):
+class PolynomialShift(_Scaling):
     """Sets the attribute to ``init * (1 - t / max_count) ** rate``
     (``init * 0 ** rate`` after ``max_count`` calls).
 
@@ -183,19 +194,16 @@ class PolynomialShift(_Shift):
 
     def __init__(self, attr, rate, max_count, init=None, target=None,
                  optimizer=None):
-        if max_count <= 0:
-            raise ValueError(f'PolynomialShift: max_count must be positive, '
-                             f'got {max_count!r}')
+        self._require(max_count > 0, 'max_count', max_count, 'positive')
         super().__init__(attr, init, target, optimizer)
         self._rate = rate
         self._max_count = max_count
 
-    def _value(self, t):
-        decay = max(1 - t / self._max_count, 0)
-        return self._clipped(self._init * decay ** self._rate)
+    def _factor(self, t):
+        return max(1 - t / self._max_count, 0) ** self._rate
 
 
-class StepShift(_Shift):
+class StepShift(_Scaling):
     """Sets the attribute to ``init * gamma ** floor(t / step)``.
 
     Args:
@@ -207,15 +215,13 @@ class StepShift(_Shift):
 
     def __init__(self, attr, gamma, step, init=None, target=None,
                  optimizer=None):
-        if step <= 0:
-            raise ValueError(f'StepShift: step must be positive, got '
-                             f'{step!r}')
+        self._require(step > 0, 'step', step, 'positive')
         super().__init__(attr, init, target, optimizer)
         self._gamma = gamma
         self._step = step
 
-    def _value(self, t):
-        return self._clipped(self._init * self._gamma ** (t // self._step))
+    def _factor(self, t):
+        return self._gamma ** (t // self._step)
 
 
 class WarmupShift(_Shift):
@@ -232,9 +238,8 @@ class WarmupShift(_Shift):
 
     def __init__(self, attr, warmup_start, warmup_iter, init,
                  optimizer=None):
-        if warmup_iter <= 0:
-            raise ValueError(f'WarmupShift: warmup_iter must be positive, '
-                             f'got {warmup_iter!r}')
+        self._require(warmup_iter > 0, 'warmup_iter', warmup_iter,
+                      'positive')
         super().__init__(attr, init, None, optimizer)
         self._warmup_start = warmup_start
         self._warmup_iter = warmup_iter

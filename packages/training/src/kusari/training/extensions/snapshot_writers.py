@@ -54,8 +54,9 @@ class Writer:
             hook(outdir)
 
 
-class SimpleWriter(Writer):
-    """Writer that saves in the training thread.
+class _SavefunWriter(Writer):
+    """Base of the writers that call ``savefun`` with the same keyword
+    arguments for every snapshot.
 
     Args:
         savefun: ``savefun(path, target, **kwds)`` (default
@@ -67,6 +68,16 @@ class SimpleWriter(Writer):
         super().__init__()
         self._savefun = savefun
         self._kwds = kwds
+
+
+class SimpleWriter(_SavefunWriter):
+    """Writer that saves in the training thread.
+
+    Args:
+        savefun: ``savefun(path, target, **kwds)`` (default
+            :func:`~kusari.serializers.save_npz`).
+        kwds: Passed to ``savefun``.
+    """
 
     def __call__(self, filename, outdir, target):
         self.save(filename, outdir, target, self._savefun, **self._kwds)
@@ -91,21 +102,17 @@ class _Outcome:
                                f'not be written: {error}') from error
 
 
-class StandardWriter(Writer):
+class StandardWriter(_SavefunWriter):
     """Base of writers that save each snapshot in a new worker (a thread
     or a process) while training goes on; a new snapshot first waits for
     the previous one.
 
     Args:
-        savefun: ``savefun(path, target, **kwds)`` (default
-            :func:`~kusari.serializers.save_npz`).
-        kwds: Passed to ``savefun``.
+        savefun, kwds: As in :class:`SimpleWriter`.
     """
 
     def __init__(self, savefun=npz.save_npz, **kwds):
-        super().__init__()
-        self._savefun = savefun
-        self._kwds = kwds
+        super().__init__(savefun, **kwds)
         self._worker = None
         self._outcome = _Outcome()
 

@@ -17,8 +17,58 @@ import threading
 import numpy
 
 from kusari.array import cuda
+from kusari.training import optimizer
 
 _local = threading.local()
+
+
+class Rule(optimizer.UpdateRule):
+    """Base of the elementwise update rules.
+
+    A subclass sets :attr:`defaults` (the parent of its hyperparameter when
+    none is given) and :attr:`zero_state`, and its constructor passes its
+    hyperparameters to this one by name (those that are not None are set).
+    """
+
+    is_elementwise = True
+    defaults = None
+    # Names of the state arrays that start as zeros like the parameter.
+    zero_state = ()
+
+    def __init__(self, parent_hyperparam=None, **entries):
+        super().__init__(parent_hyperparam or self.defaults)
+        optimizer.set_hyperparams(self.hyperparam, **entries)
+
+    def init_state(self, param):
+        xp = param.device.xp
+        for key in self.zero_state:
+            self.state[key] = xp.zeros_like(param.array)
+
+
+class Method(optimizer.GradientMethod):
+    """Base of the optimizers with elementwise rules.
+
+    A subclass sets :attr:`rule_class` (built with :attr:`hyperparam` as its
+    parent), names its hyperparameters in its class statement
+    (``class SGD(Method, hyperparams=('lr',))``, each becoming a
+    :class:`~kusari.training.optimizer.HyperparameterProxy`), and its
+    constructor passes their initial values to this one by name.
+    """
+
+    rule_class = None
+
+    def __init_subclass__(cls, hyperparams=(), **kwargs):
+        super().__init_subclass__(**kwargs)
+        for name in hyperparams:
+            setattr(cls, name, optimizer.HyperparameterProxy(name))
+
+    def __init__(self, **hyperparams):
+        super().__init__()
+        for name, value in hyperparams.items():
+            setattr(self.hyperparam, name, value)
+
+    def create_update_rule(self):
+        return self.rule_class(self.hyperparam)
 
 
 def compute_dtype(dtype):
@@ -51,6 +101,50 @@ def _scratch(shape, dtype, count):
         width = size if pool is None else max(size, pool.shape[1])
         pool = pools[dtype] = numpy.empty((rows, width), dtype)
     return [pool[row, :size].reshape(shape) for row in range(count)]
+
+
+def update_moments(grad, m, v, one_minus_beta1, one_minus_beta2, work):
+    """Move the moving averages ``m`` of ``grad`` and ``v`` of ``grad ** 2``
+    in place: ``m += (1 - beta1) * (grad - m)``, ``v += (1 - beta2) *
+    (grad ** 2 - v)`` (``work``, a scratch array, is left with garbage)."""
+    numpy.subtract(grad, m, out=work)
+    work *= one_minus_beta1
+    m += work
+    numpy.multiply(grad, grad, out=work)
+    work -= v
+    work *= one_minus_beta2
+    v += work
+
+
+# update_moments in a fused kernel (arrays grad, m, v; scalars
+# one_minus_beta1, one_minus_beta2); it leaves the locals g, m_ and v_.
+MOMENTS_CUDA = '''
+    compute_t g = grad;
+    compute_t m_ = m;
+    compute_t v_ = v;
+    m_ += one_minus_beta1 * (g - m_);
+    v_ += one_minus_beta2 * (g * g - v_);
+    m = m_;
+    v = v_;
+'''
+
+
+def descend_decoupled(array, step, eta, weight_decay_rate):
+    """``array -= eta * (step + weight_decay_rate * array)`` in place (the
+    decoupled weight decay of AdamW; ``step`` is scaled in place)."""
+    if weight_decay_rate != 0:
+        array *= 1 - eta * weight_decay_rate
+    if eta != 1:
+        step *= eta
+    array -= step
+
+
+def descend_scaled(array, grad, lr, denom, step):
+    """``array -= lr * grad / denom`` in place, through the scratch array
+    ``step``."""
+    numpy.multiply(grad, lr, out=step)
+    step /= denom
+    array -= step
 
 
 def check_eps(rule, eps, dtype):

@@ -9,7 +9,7 @@ _default_hyperparam.rho = 0.95
 _default_hyperparam.eps = 1e-6
 
 
-class AdaDeltaRule(optimizer.UpdateRule):
+class AdaDeltaRule(_elementwise.Rule):
     """Update rule of :class:`AdaDelta`::
 
         msg = rho * msg + (1 - rho) * grad ** 2
@@ -23,16 +23,11 @@ class AdaDeltaRule(optimizer.UpdateRule):
         eps (float): small value for numerical stability.
     """
 
-    is_elementwise = True
+    defaults = _default_hyperparam
+    zero_state = ('msg', 'msdx')
 
     def __init__(self, parent_hyperparam=None, rho=None, eps=None):
-        super().__init__(parent_hyperparam or _default_hyperparam)
-        optimizer.set_hyperparams(self.hyperparam, rho=rho, eps=eps)
-
-    def init_state(self, param):
-        xp = param.device.xp
-        self.state['msg'] = xp.zeros_like(param.array)
-        self.state['msdx'] = xp.zeros_like(param.array)
+        super().__init__(parent_hyperparam, rho=rho, eps=eps)
 
     def update_core_cpu(self, param):
         hp = self.hyperparam
@@ -73,7 +68,7 @@ class AdaDeltaRule(optimizer.UpdateRule):
                          self.state['msg'], self.state['msdx'])
 
 
-class AdaDelta(optimizer.GradientMethod):
+class AdaDelta(_elementwise.Method, hyperparams=('rho', 'eps')):
     """Zeiler's ADADELTA (arXiv:1212.5701): steps scaled by the ratio of
     the moving RMS of past steps to that of the gradients, with no
     learning rate.
@@ -83,14 +78,8 @@ class AdaDelta(optimizer.GradientMethod):
         eps (float): small value for numerical stability.
     """
 
+    rule_class = AdaDeltaRule
+
     def __init__(self, rho=_default_hyperparam.rho,
                  eps=_default_hyperparam.eps):
-        super().__init__()
-        self.hyperparam.rho = rho
-        self.hyperparam.eps = eps
-
-    rho = optimizer.HyperparameterProxy('rho')
-    eps = optimizer.HyperparameterProxy('eps')
-
-    def create_update_rule(self):
-        return AdaDeltaRule(self.hyperparam)
+        super().__init__(rho=rho, eps=eps)

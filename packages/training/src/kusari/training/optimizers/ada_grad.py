@@ -9,7 +9,7 @@ _default_hyperparam.lr = 0.001
 _default_hyperparam.eps = 1e-8
 
 
-class AdaGradRule(optimizer.UpdateRule):
+class AdaGradRule(_elementwise.Rule):
     """Update rule of :class:`AdaGrad`::
 
         h += grad ** 2
@@ -21,14 +21,11 @@ class AdaGradRule(optimizer.UpdateRule):
         eps (float): small value for numerical stability.
     """
 
-    is_elementwise = True
+    defaults = _default_hyperparam
+    zero_state = ('h',)
 
     def __init__(self, parent_hyperparam=None, lr=None, eps=None):
-        super().__init__(parent_hyperparam or _default_hyperparam)
-        optimizer.set_hyperparams(self.hyperparam, lr=lr, eps=eps)
-
-    def init_state(self, param):
-        self.state['h'] = param.device.xp.zeros_like(param.array)
+        super().__init__(parent_hyperparam, lr=lr, eps=eps)
 
     def update_core_cpu(self, param):
         hp = self.hyperparam
@@ -39,9 +36,7 @@ class AdaGradRule(optimizer.UpdateRule):
         h += denom
         numpy.sqrt(h, out=denom)
         denom += hp.eps
-        numpy.multiply(grad, hp.lr, out=step)
-        step /= denom
-        param.array -= step
+        _elementwise.descend_scaled(param.array, grad, hp.lr, denom, step)
 
     def update_core_gpu(self, param):
         hp = self.hyperparam
@@ -56,7 +51,7 @@ class AdaGradRule(optimizer.UpdateRule):
                          self.state['h'])
 
 
-class AdaGrad(optimizer.GradientMethod):
+class AdaGrad(_elementwise.Method, hyperparams=('lr', 'eps')):
     """AdaGrad (Duchi et al., JMLR 2011): the step of each element shrinks
     with the sum of its squared gradients.
 
@@ -65,14 +60,8 @@ class AdaGrad(optimizer.GradientMethod):
         eps (float): small value for numerical stability.
     """
 
+    rule_class = AdaGradRule
+
     def __init__(self, lr=_default_hyperparam.lr,
                  eps=_default_hyperparam.eps):
-        super().__init__()
-        self.hyperparam.lr = lr
-        self.hyperparam.eps = eps
-
-    lr = optimizer.HyperparameterProxy('lr')
-    eps = optimizer.HyperparameterProxy('eps')
-
-    def create_update_rule(self):
-        return AdaGradRule(self.hyperparam)
+        super().__init__(lr=lr, eps=eps)

@@ -20,23 +20,34 @@ _default_hyperparam.final_lr = 0.1
 _default_hyperparam.gamma = 1e-3
 
 
-def _learning_rate(owner, hp, t):
-    """``alpha`` with Adam's bias correction after ``t`` updates."""
-    if t == 0:
-        raise RuntimeError(
-            f"{owner}.alpha_t: Adam's learning rate is undefined before the "
-            f"first update (t == 0)")
-    fix1 = 1.0 - math.pow(hp.beta1, t)
-    fix2 = 1.0 - math.pow(hp.beta2, t)
-    return hp.alpha * math.sqrt(fix2) / fix1
+class _BiasCorrectedRate:
+    """The learning rate of Adam's step, on the rule (for its own step
+    count) and on the optimizer (for its step count); both have
+    ``hyperparam`` and ``t``."""
+
+    @property
+    def alpha_t(self):
+        """``alpha`` with the bias correction of the step :attr:`t`."""
+        t = self.t
+        if t == 0:
+            raise RuntimeError(
+                f"{type(self).__name__}.alpha_t: Adam's learning rate is "
+                f"undefined before the first update (t == 0)")
+        hp = self.hyperparam
+        fix1 = 1.0 - math.pow(hp.beta1, t)
+        fix2 = 1.0 - math.pow(hp.beta2, t)
+        return hp.alpha * math.sqrt(fix2) / fix1
+
+    @property
+    def lr(self):
+        """Deprecated alias of :attr:`alpha_t`."""
+        owner = type(self).__name__
+        warnings.warn(f'{owner}.lr has been renamed to {owner}.alpha_t; lr '
+                      f'is deprecated', DeprecationWarning, stacklevel=2)
+        return self.alpha_t
 
 
-def _warn_lr_renamed(owner):
-    warnings.warn(f'{owner}.lr has been renamed to {owner}.alpha_t; lr is '
-                  f'deprecated', DeprecationWarning, stacklevel=3)
-
-
-class AdamRule(optimizer.UpdateRule):
+class AdamRule(_BiasCorrectedRate, _elementwise.Rule):
     """Update rule of :class:`Adam`::
 
         m += (1 - beta1) * (grad - m)
@@ -61,36 +72,23 @@ class AdamRule(optimizer.UpdateRule):
         initial_alpha (float): ``alpha`` at the first AdaBound update.
     """
 
-    is_elementwise = True
+    defaults = _default_hyperparam
+    zero_state = ('m', 'v')
     initial_alpha = None
 
     def __init__(self, parent_hyperparam=None, alpha=None, beta1=None,
                  beta2=None, eps=None, eta=None, weight_decay_rate=None,
                  amsgrad=None, adabound=None, final_lr=None, gamma=None):
-        super().__init__(parent_hyperparam or _default_hyperparam)
-        optimizer.set_hyperparams(
-            self.hyperparam, alpha=alpha, beta1=beta1, beta2=beta2, eps=eps,
-            eta=eta, weight_decay_rate=weight_decay_rate, amsgrad=amsgrad,
-            adabound=adabound, final_lr=final_lr, gamma=gamma)
+        super().__init__(
+            parent_hyperparam, alpha=alpha, beta1=beta1, beta2=beta2,
+            eps=eps, eta=eta, weight_decay_rate=weight_decay_rate,
+            amsgrad=amsgrad, adabound=adabound, final_lr=final_lr,
+            gamma=gamma)
 
     def init_state(self, param):
-        xp = param.device.xp
-        self.state['m'] = xp.zeros_like(param.array)
-        self.state['v'] = xp.zeros_like(param.array)
+        super().init_state(param)
         if self.hyperparam.amsgrad:
-            self.state['vhat'] = xp.zeros_like(param.array)
-
-    @property
-    def alpha_t(self):
-        """``alpha`` with the bias correction of this rule's step
-        :attr:`t`."""
-        return _learning_rate(type(self).__name__, self.hyperparam, self.t)
-
-    @property
-    def lr(self):
-        """Deprecated alias of :attr:`alpha_t`."""
-        _warn_lr_renamed(type(self).__name__)
-        return self.alpha_t
+            self.state['vhat'] = param.device.xp.zeros_like(param.array)
 
     def _bounds(self):
         """AdaBound's ``(lower, upper)`` bounds of the step at this t."""
@@ -106,13 +104,8 @@ class AdamRule(optimizer.UpdateRule):
         _elementwise.check_eps(self, hp.eps, param.dtype)
         grad, (work,) = _elementwise.cpu_operands(param, 1)
         m, v = self.state['m'], self.state['v']
-        numpy.subtract(grad, m, out=work)
-        work *= 1 - hp.beta1
-        m += work
-        numpy.multiply(grad, grad, out=work)
-        work -= v
-        work *= 1 - hp.beta2
-        v += work
+        _elementwise.update_moments(grad, m, v, 1 - hp.beta1, 1 - hp.beta2,
+                                    work)
         vhat = v
         if hp.amsgrad:
             vhat = self.state['vhat']
@@ -125,13 +118,8 @@ class AdamRule(optimizer.UpdateRule):
             lower, upper = self._bounds()
             numpy.clip(step, lower, upper, out=step)
         step *= m
-        array = param.array
-        eta, decay = hp.eta, hp.weight_decay_rate
-        if decay != 0:
-            array *= 1 - eta * decay
-        if eta != 1:
-            step *= eta
-        array -= step
+        _elementwise.descend_decoupled(param.array, step, hp.eta,
+                                       hp.weight_decay_rate)
 
     def update_core_gpu(self, param):
         hp = self.hyperparam
@@ -147,14 +135,7 @@ class AdamRule(optimizer.UpdateRule):
                        'vhat = vhat_;') if hp.amsgrad else ''
         lower, upper = self._bounds() if hp.adabound else (0.0, 0.0)
         bound = 'step = min(upper, max(lower, step));' if hp.adabound else ''
-        body = f'''
-            compute_t g = grad;
-            compute_t m_ = m;
-            compute_t v_ = v;
-            m_ += one_minus_beta1 * (g - m_);
-            v_ += one_minus_beta2 * (g * g - v_);
-            m = m_;
-            v = v_;
+        body = _elementwise.MOMENTS_CUDA + f'''
             {running_max}
             compute_t step = alpha_t / (sqrt({vhat}) + eps);
             {bound}
@@ -180,7 +161,10 @@ class AdamRule(optimizer.UpdateRule):
                 serializer, 'initial_alpha', self.initial_alpha)
 
 
-class Adam(optimizer.GradientMethod):
+class Adam(_BiasCorrectedRate, _elementwise.Method,
+           hyperparams=('alpha', 'beta1', 'beta2', 'eps', 'eta',
+                        'weight_decay_rate', 'amsgrad', 'adabound',
+                        'final_lr', 'gamma')):
     """Adam (Kingma and Ba, arXiv:1412.6980), with decoupled weight decay
     (``eta``, ``weight_decay_rate``: AdamW, Loshchilov and Hutter) and the
     AMSGrad (``amsgrad``) and AdaBound (``adabound``) variants; both flags
@@ -199,6 +183,8 @@ class Adam(optimizer.GradientMethod):
         gamma (float): AdaBound's convergence speed of the bounds.
     """
 
+    rule_class = AdamRule
+
     def __init__(self, alpha=_default_hyperparam.alpha,
                  beta1=_default_hyperparam.beta1,
                  beta2=_default_hyperparam.beta2,
@@ -208,44 +194,10 @@ class Adam(optimizer.GradientMethod):
                  adabound=_default_hyperparam.adabound,
                  final_lr=_default_hyperparam.final_lr,
                  gamma=_default_hyperparam.gamma):
-        super().__init__()
-        hp = self.hyperparam
-        hp.alpha = alpha
-        hp.beta1 = beta1
-        hp.beta2 = beta2
-        hp.eps = eps
-        hp.eta = eta
-        hp.weight_decay_rate = weight_decay_rate
-        hp.amsgrad = amsgrad
-        hp.adabound = adabound
-        hp.final_lr = final_lr
-        hp.gamma = gamma
-
-    alpha = optimizer.HyperparameterProxy('alpha')
-    beta1 = optimizer.HyperparameterProxy('beta1')
-    beta2 = optimizer.HyperparameterProxy('beta2')
-    eps = optimizer.HyperparameterProxy('eps')
-    eta = optimizer.HyperparameterProxy('eta')
-    weight_decay_rate = optimizer.HyperparameterProxy('weight_decay_rate')
-    amsgrad = optimizer.HyperparameterProxy('amsgrad')
-    adabound = optimizer.HyperparameterProxy('adabound')
-    final_lr = optimizer.HyperparameterProxy('final_lr')
-    gamma = optimizer.HyperparameterProxy('gamma')
-
-    def create_update_rule(self):
-        return AdamRule(self.hyperparam)
-
-    @property
-    def alpha_t(self):
-        """``alpha`` with the bias correction of the optimizer's step
-        :attr:`t`."""
-        return _learning_rate(type(self).__name__, self.hyperparam, self.t)
-
-    @property
-    def lr(self):
-        """Deprecated alias of :attr:`alpha_t`."""
-        _warn_lr_renamed(type(self).__name__)
-        return self.alpha_t
+        super().__init__(
+            alpha=alpha, beta1=beta1, beta2=beta2, eps=eps, eta=eta,
+            weight_decay_rate=weight_decay_rate, amsgrad=amsgrad,
+            adabound=adabound, final_lr=final_lr, gamma=gamma)
 
 
 class AdamW(Adam):
@@ -282,7 +234,23 @@ class AMSGrad(Adam):
                          eta=eta, amsgrad=True)
 
 
-class AdaBound(Adam):
+class _Bounded(Adam):
+    """Base of AdaBound and AMSBound, which differ in :attr:`_amsgrad`."""
+
+    _amsgrad = False
+
+    def __init__(self, alpha=_default_hyperparam.alpha,
+                 beta1=_default_hyperparam.beta1,
+                 beta2=_default_hyperparam.beta2,
+                 final_lr=_default_hyperparam.final_lr,
+                 gamma=_default_hyperparam.gamma,
+                 eps=_default_hyperparam.eps, eta=_default_hyperparam.eta):
+        super().__init__(alpha=alpha, beta1=beta1, beta2=beta2, eps=eps,
+                         eta=eta, amsgrad=self._amsgrad, adabound=True,
+                         final_lr=final_lr, gamma=gamma)
+
+
+class AdaBound(_Bounded):
     """AdaBound: :class:`Adam` with the step clipped into bounds closing in
     on an SGD learning rate (Luo et al., "Adaptive Gradient Methods with
     Dynamic Bound of Learning Rate").
@@ -291,30 +259,12 @@ class AdaBound(Adam):
         alpha, beta1, beta2, final_lr, gamma, eps, eta: as in :class:`Adam`.
     """
 
-    def __init__(self, alpha=_default_hyperparam.alpha,
-                 beta1=_default_hyperparam.beta1,
-                 beta2=_default_hyperparam.beta2,
-                 final_lr=_default_hyperparam.final_lr,
-                 gamma=_default_hyperparam.gamma,
-                 eps=_default_hyperparam.eps, eta=_default_hyperparam.eta):
-        super().__init__(alpha=alpha, beta1=beta1, beta2=beta2, eps=eps,
-                         eta=eta, adabound=True, final_lr=final_lr,
-                         gamma=gamma)
 
-
-class AMSBound(Adam):
+class AMSBound(_Bounded):
     """AMSBound: AdaBound's bounds on AMSGrad (Luo et al.).
 
     Args:
         alpha, beta1, beta2, final_lr, gamma, eps, eta: as in :class:`Adam`.
     """
 
-    def __init__(self, alpha=_default_hyperparam.alpha,
-                 beta1=_default_hyperparam.beta1,
-                 beta2=_default_hyperparam.beta2,
-                 final_lr=_default_hyperparam.final_lr,
-                 gamma=_default_hyperparam.gamma,
-                 eps=_default_hyperparam.eps, eta=_default_hyperparam.eta):
-        super().__init__(alpha=alpha, beta1=beta1, beta2=beta2, eps=eps,
-                         eta=eta, amsgrad=True, adabound=True,
-                         final_lr=final_lr, gamma=gamma)
+    _amsgrad = True

@@ -1,15 +1,11 @@
 """Momentum SGD with momentum correction."""
 import numpy
 
-from kusari.training import optimizer
 from kusari.training.optimizers import _elementwise
-
-_default_hyperparam = optimizer.Hyperparameter()
-_default_hyperparam.lr = 0.01
-_default_hyperparam.momentum = 0.9
+from kusari.training.optimizers import _momentum
 
 
-class CorrectedMomentumSGDRule(optimizer.UpdateRule):
+class CorrectedMomentumSGDRule(_momentum.Rule):
     """Update rule of :class:`CorrectedMomentumSGD`::
 
         v = momentum * v - grad
@@ -20,18 +16,8 @@ class CorrectedMomentumSGDRule(optimizer.UpdateRule):
 
     Args:
         parent_hyperparam (Hyperparameter): defaults of the entries.
-        lr (float): learning rate.
-        momentum (float): decay rate of the velocity ``v``.
+        lr, momentum: as in :class:`CorrectedMomentumSGD`.
     """
-
-    is_elementwise = True
-
-    def __init__(self, parent_hyperparam=None, lr=None, momentum=None):
-        super().__init__(parent_hyperparam or _default_hyperparam)
-        optimizer.set_hyperparams(self.hyperparam, lr=lr, momentum=momentum)
-
-    def init_state(self, param):
-        self.state['v'] = param.device.xp.zeros_like(param.array)
 
     def update_core_cpu(self, param):
         hp = self.hyperparam
@@ -54,24 +40,13 @@ class CorrectedMomentumSGDRule(optimizer.UpdateRule):
                          self.state['v'])
 
 
-class CorrectedMomentumSGD(optimizer.GradientMethod):
+class CorrectedMomentumSGD(_momentum.Method):
     """Momentum SGD with momentum correction (Goyal et al., "Accurate,
     Large Minibatch SGD", equation (9)): the velocity gathers gradients,
     and the learning rate scales only the step.
 
     Args:
-        lr (float): learning rate.
-        momentum (float): exponential decay rate of the velocity.
+        lr, momentum: as in :class:`~kusari.training.optimizers.MomentumSGD`.
     """
 
-    def __init__(self, lr=_default_hyperparam.lr,
-                 momentum=_default_hyperparam.momentum):
-        super().__init__()
-        self.hyperparam.lr = lr
-        self.hyperparam.momentum = momentum
-
-    lr = optimizer.HyperparameterProxy('lr')
-    momentum = optimizer.HyperparameterProxy('momentum')
-
-    def create_update_rule(self):
-        return CorrectedMomentumSGDRule(self.hyperparam)
+    rule_class = CorrectedMomentumSGDRule

@@ -1,15 +1,11 @@
 """Momentum SGD."""
 import numpy
 
-from kusari.training import optimizer
 from kusari.training.optimizers import _elementwise
-
-_default_hyperparam = optimizer.Hyperparameter()
-_default_hyperparam.lr = 0.01
-_default_hyperparam.momentum = 0.9
+from kusari.training.optimizers import _momentum
 
 
-class MomentumSGDRule(optimizer.UpdateRule):
+class MomentumSGDRule(_momentum.Rule):
     """Update rule of :class:`MomentumSGD`::
 
         v = momentum * v - lr * grad
@@ -17,18 +13,8 @@ class MomentumSGDRule(optimizer.UpdateRule):
 
     Args:
         parent_hyperparam (Hyperparameter): defaults of the entries.
-        lr (float): learning rate.
-        momentum (float): decay rate of the velocity ``v``.
+        lr, momentum: as in :class:`MomentumSGD`.
     """
-
-    is_elementwise = True
-
-    def __init__(self, parent_hyperparam=None, lr=None, momentum=None):
-        super().__init__(parent_hyperparam or _default_hyperparam)
-        optimizer.set_hyperparams(self.hyperparam, lr=lr, momentum=momentum)
-
-    def init_state(self, param):
-        self.state['v'] = param.device.xp.zeros_like(param.array)
 
     def update_core_cpu(self, param):
         hp = self.hyperparam
@@ -51,7 +37,7 @@ class MomentumSGDRule(optimizer.UpdateRule):
                          self.state['v'])
 
 
-class MomentumSGD(optimizer.GradientMethod):
+class MomentumSGD(_momentum.Method):
     """Momentum SGD.
 
     Args:
@@ -59,14 +45,4 @@ class MomentumSGD(optimizer.GradientMethod):
         momentum (float): exponential decay rate of the velocity.
     """
 
-    def __init__(self, lr=_default_hyperparam.lr,
-                 momentum=_default_hyperparam.momentum):
-        super().__init__()
-        self.hyperparam.lr = lr
-        self.hyperparam.momentum = momentum
-
-    lr = optimizer.HyperparameterProxy('lr')
-    momentum = optimizer.HyperparameterProxy('momentum')
-
-    def create_update_rule(self):
-        return MomentumSGDRule(self.hyperparam)
+    rule_class = MomentumSGDRule

@@ -15,7 +15,7 @@ _default_hyperparam.weight_decay_rate = 0
 _RHO_MAX = 0.9999
 
 
-class MSVAGRule(optimizer.UpdateRule):
+class MSVAGRule(_elementwise.Rule):
     """Update rule of :class:`MSVAG`::
 
         m += (1 - beta) * (grad - m)
@@ -35,19 +35,13 @@ class MSVAGRule(optimizer.UpdateRule):
         lr, beta, eta, weight_decay_rate: as in :class:`MSVAG`.
     """
 
-    is_elementwise = True
+    defaults = _default_hyperparam
+    zero_state = ('m', 'v')
 
     def __init__(self, parent_hyperparam=None, lr=None, beta=None, eta=None,
                  weight_decay_rate=None):
-        super().__init__(parent_hyperparam or _default_hyperparam)
-        optimizer.set_hyperparams(self.hyperparam, lr=lr, beta=beta,
-                                  eta=eta,
-                                  weight_decay_rate=weight_decay_rate)
-
-    def init_state(self, param):
-        xp = param.device.xp
-        self.state['m'] = xp.zeros_like(param.array)
-        self.state['v'] = xp.zeros_like(param.array)
+        super().__init__(parent_hyperparam, lr=lr, beta=beta, eta=eta,
+                         weight_decay_rate=weight_decay_rate)
 
     def _scalars(self):
         """``(1 - beta ** t, rho)`` at this step."""
@@ -62,13 +56,8 @@ class MSVAGRule(optimizer.UpdateRule):
         correction, rho = self._scalars()
         grad, (mt, mt2, work) = _elementwise.cpu_operands(param, 3)
         m, v = self.state['m'], self.state['v']
-        numpy.subtract(grad, m, out=work)
-        work *= 1 - hp.beta
-        m += work
-        numpy.multiply(grad, grad, out=work)
-        work -= v
-        work *= 1 - hp.beta
-        v += work
+        _elementwise.update_moments(grad, m, v, 1 - hp.beta, 1 - hp.beta,
+                                    work)
         numpy.divide(m, correction, out=mt)
         numpy.multiply(mt, mt, out=mt2)
         variance = work
@@ -85,29 +74,18 @@ class MSVAGRule(optimizer.UpdateRule):
         numpy.clip(factor, 0, 1, out=factor)
         factor *= mt
         factor *= hp.lr
-        array = param.array
-        eta, decay = hp.eta, hp.weight_decay_rate
-        if decay != 0:
-            array *= 1 - eta * decay
-        if eta != 1:
-            factor *= eta
-        array -= factor
+        _elementwise.descend_decoupled(param.array, factor, hp.eta,
+                                       hp.weight_decay_rate)
 
     def update_core_gpu(self, param):
         hp = self.hyperparam
         correction, rho = self._scalars()
         _elementwise.fused_kernel(
             'msvag', ('grad',),
-            ('lr', 'one_minus_beta', 'correction', 'rho_ratio', 'eta',
-             'weight_decay_rate'),
+            ('lr', 'one_minus_beta1', 'one_minus_beta2', 'correction',
+             'rho_ratio', 'eta', 'weight_decay_rate'),
             ('param', 'm', 'v'),
-            '''compute_t g = grad;
-               compute_t m_ = m;
-               compute_t v_ = v;
-               m_ += one_minus_beta * (g - m_);
-               v_ += one_minus_beta * (g * g - v_);
-               m = m_;
-               v = v_;
+            _elementwise.MOMENTS_CUDA + '''
                compute_t mt = m_ / correction;
                compute_t mt2 = mt * mt;
                compute_t denom = mt2
@@ -117,12 +95,14 @@ class MSVAGRule(optimizer.UpdateRule):
                compute_t p = param;
                param = p - eta * (lr * factor * mt + weight_decay_rate * p);
             ''',
-            param.dtype)(param.grad, hp.lr, 1 - hp.beta, correction,
-                         rho / (1 - rho), hp.eta, hp.weight_decay_rate,
-                         param.array, self.state['m'], self.state['v'])
+            param.dtype)(param.grad, hp.lr, 1 - hp.beta, 1 - hp.beta,
+                         correction, rho / (1 - rho), hp.eta,
+                         hp.weight_decay_rate, param.array, self.state['m'],
+                         self.state['v'])
 
 
-class MSVAG(optimizer.GradientMethod):
+class MSVAG(_elementwise.Method,
+            hyperparams=('lr', 'beta', 'eta', 'weight_decay_rate')):
     """M-SVAG (Balles and Hennig, "Dissecting Adam", arXiv:1705.07774):
     momentum SGD whose step is damped elementwise by the estimated relative
     variance of the gradient; with decoupled weight decay (``eta``,
@@ -135,19 +115,10 @@ class MSVAG(optimizer.GradientMethod):
         weight_decay_rate (float): decoupled weight decay rate.
     """
 
+    rule_class = MSVAGRule
+
     def __init__(self, lr=_default_hyperparam.lr,
                  beta=_default_hyperparam.beta, eta=_default_hyperparam.eta,
                  weight_decay_rate=_default_hyperparam.weight_decay_rate):
-        super().__init__()
-        self.hyperparam.lr = lr
-        self.hyperparam.beta = beta
-        self.hyperparam.eta = eta
-        self.hyperparam.weight_decay_rate = weight_decay_rate
-
-    lr = optimizer.HyperparameterProxy('lr')
-    beta = optimizer.HyperparameterProxy('beta')
-    eta = optimizer.HyperparameterProxy('eta')
-    weight_decay_rate = optimizer.HyperparameterProxy('weight_decay_rate')
-
-    def create_update_rule(self):
-        return MSVAGRule(self.hyperparam)
+        super().__init__(lr=lr, beta=beta, eta=eta,
+                         weight_decay_rate=weight_decay_rate)

@@ -1,15 +1,11 @@
 """Nesterov's accelerated gradient."""
 import numpy
 
-from kusari.training import optimizer
 from kusari.training.optimizers import _elementwise
-
-_default_hyperparam = optimizer.Hyperparameter()
-_default_hyperparam.lr = 0.01
-_default_hyperparam.momentum = 0.9
+from kusari.training.optimizers import _momentum
 
 
-class NesterovAGRule(optimizer.UpdateRule):
+class NesterovAGRule(_momentum.Rule):
     """Update rule of :class:`NesterovAG`, in the form of Bengio et al.
     (arXiv:1212.0901), which needs the gradient at the parameter only::
 
@@ -18,18 +14,8 @@ class NesterovAGRule(optimizer.UpdateRule):
 
     Args:
         parent_hyperparam (Hyperparameter): defaults of the entries.
-        lr (float): learning rate.
-        momentum (float): decay rate of the velocity ``v``.
+        lr, momentum: as in :class:`NesterovAG`.
     """
-
-    is_elementwise = True
-
-    def __init__(self, parent_hyperparam=None, lr=None, momentum=None):
-        super().__init__(parent_hyperparam or _default_hyperparam)
-        optimizer.set_hyperparams(self.hyperparam, lr=lr, momentum=momentum)
-
-    def init_state(self, param):
-        self.state['v'] = param.device.xp.zeros_like(param.array)
 
     def update_core_cpu(self, param):
         hp = self.hyperparam
@@ -58,22 +44,11 @@ class NesterovAGRule(optimizer.UpdateRule):
                          self.state['v'])
 
 
-class NesterovAG(optimizer.GradientMethod):
+class NesterovAG(_momentum.Method):
     """Nesterov's accelerated gradient (arXiv:1212.0901).
 
     Args:
-        lr (float): learning rate.
-        momentum (float): exponential decay rate of the velocity.
+        lr, momentum: as in :class:`~kusari.training.optimizers.MomentumSGD`.
     """
 
-    def __init__(self, lr=_default_hyperparam.lr,
-                 momentum=_default_hyperparam.momentum):
-        super().__init__()
-        self.hyperparam.lr = lr
-        self.hyperparam.momentum = momentum
-
-    lr = optimizer.HyperparameterProxy('lr')
-    momentum = optimizer.HyperparameterProxy('momentum')
-
-    def create_update_rule(self):
-        return NesterovAGRule(self.hyperparam)
+    rule_class = NesterovAGRule

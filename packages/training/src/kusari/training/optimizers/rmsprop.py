@@ -11,7 +11,7 @@ _default_hyperparam.eps = 1e-8
 _default_hyperparam.eps_inside_sqrt = False
 
 
-class RMSpropRule(optimizer.UpdateRule):
+class RMSpropRule(_elementwise.Rule):
     """Update rule of :class:`RMSprop`::
 
         ms = alpha * ms + (1 - alpha) * grad ** 2
@@ -27,16 +27,13 @@ class RMSpropRule(optimizer.UpdateRule):
         eps_inside_sqrt (bool): add ``eps`` under the square root.
     """
 
-    is_elementwise = True
+    defaults = _default_hyperparam
+    zero_state = ('ms',)
 
     def __init__(self, parent_hyperparam=None, lr=None, alpha=None,
                  eps=None, eps_inside_sqrt=None):
-        super().__init__(parent_hyperparam or _default_hyperparam)
-        optimizer.set_hyperparams(self.hyperparam, lr=lr, alpha=alpha,
-                                  eps=eps, eps_inside_sqrt=eps_inside_sqrt)
-
-    def init_state(self, param):
-        self.state['ms'] = param.device.xp.zeros_like(param.array)
+        super().__init__(parent_hyperparam, lr=lr, alpha=alpha, eps=eps,
+                         eps_inside_sqrt=eps_inside_sqrt)
 
     def update_core_cpu(self, param):
         hp = self.hyperparam
@@ -53,9 +50,7 @@ class RMSpropRule(optimizer.UpdateRule):
         else:
             numpy.sqrt(ms, out=denom)
             denom += hp.eps
-        numpy.multiply(grad, hp.lr, out=step)
-        step /= denom
-        param.array -= step
+        _elementwise.descend_scaled(param.array, grad, hp.lr, denom, step)
 
     def update_core_gpu(self, param):
         hp = self.hyperparam
@@ -73,7 +68,8 @@ class RMSpropRule(optimizer.UpdateRule):
                          self.state['ms'])
 
 
-class RMSprop(optimizer.GradientMethod):
+class RMSprop(_elementwise.Method,
+              hyperparams=('lr', 'alpha', 'eps', 'eps_inside_sqrt')):
     """RMSprop (Tieleman and Hinton, 2012): steps divided by a moving root
     mean square of the gradients.
 
@@ -85,19 +81,10 @@ class RMSprop(optimizer.GradientMethod):
             ``sqrt(ms) + eps`` (as some other frameworks do).
     """
 
+    rule_class = RMSpropRule
+
     def __init__(self, lr=_default_hyperparam.lr,
                  alpha=_default_hyperparam.alpha, eps=_default_hyperparam.eps,
                  eps_inside_sqrt=_default_hyperparam.eps_inside_sqrt):
-        super().__init__()
-        self.hyperparam.lr = lr
-        self.hyperparam.alpha = alpha
-        self.hyperparam.eps = eps
-        self.hyperparam.eps_inside_sqrt = eps_inside_sqrt
-
-    lr = optimizer.HyperparameterProxy('lr')
-    alpha = optimizer.HyperparameterProxy('alpha')
-    eps = optimizer.HyperparameterProxy('eps')
-    eps_inside_sqrt = optimizer.HyperparameterProxy('eps_inside_sqrt')
-
-    def create_update_rule(self):
-        return RMSpropRule(self.hyperparam)
+        super().__init__(lr=lr, alpha=alpha, eps=eps,
+                         eps_inside_sqrt=eps_inside_sqrt)

@@ -11,7 +11,7 @@ _default_hyperparam.momentum = 0.9
 _default_hyperparam.eps = 1e-4
 
 
-class RMSpropGravesRule(optimizer.UpdateRule):
+class RMSpropGravesRule(_elementwise.Rule):
     """Update rule of :class:`RMSpropGraves`::
 
         n = alpha * n + (1 - alpha) * grad ** 2
@@ -27,18 +27,13 @@ class RMSpropGravesRule(optimizer.UpdateRule):
         eps (float): small value for numerical stability.
     """
 
-    is_elementwise = True
+    defaults = _default_hyperparam
+    zero_state = ('n', 'g', 'delta')
 
     def __init__(self, parent_hyperparam=None, lr=None, alpha=None,
                  momentum=None, eps=None):
-        super().__init__(parent_hyperparam or _default_hyperparam)
-        optimizer.set_hyperparams(self.hyperparam, lr=lr, alpha=alpha,
-                                  momentum=momentum, eps=eps)
-
-    def init_state(self, param):
-        xp = param.device.xp
-        for key in ('n', 'g', 'delta'):
-            self.state[key] = xp.zeros_like(param.array)
+        super().__init__(parent_hyperparam, lr=lr, alpha=alpha,
+                         momentum=momentum, eps=eps)
 
     def update_core_cpu(self, param):
         hp = self.hyperparam
@@ -82,7 +77,8 @@ class RMSpropGravesRule(optimizer.UpdateRule):
                          self.state['delta'])
 
 
-class RMSpropGraves(optimizer.GradientMethod):
+class RMSpropGraves(_elementwise.Method,
+                    hyperparams=('lr', 'alpha', 'momentum', 'eps')):
     """Alex Graves's RMSprop (arXiv:1308.0850): steps divided by a moving
     standard deviation of the gradients, with momentum.
 
@@ -93,20 +89,10 @@ class RMSpropGraves(optimizer.GradientMethod):
         eps (float): small value for numerical stability.
     """
 
+    rule_class = RMSpropGravesRule
+
     def __init__(self, lr=_default_hyperparam.lr,
                  alpha=_default_hyperparam.alpha,
                  momentum=_default_hyperparam.momentum,
                  eps=_default_hyperparam.eps):
-        super().__init__()
-        self.hyperparam.lr = lr
-        self.hyperparam.alpha = alpha
-        self.hyperparam.momentum = momentum
-        self.hyperparam.eps = eps
-
-    lr = optimizer.HyperparameterProxy('lr')
-    alpha = optimizer.HyperparameterProxy('alpha')
-    momentum = optimizer.HyperparameterProxy('momentum')
-    eps = optimizer.HyperparameterProxy('eps')
-
-    def create_update_rule(self):
-        return RMSpropGravesRule(self.hyperparam)
+        super().__init__(lr=lr, alpha=alpha, momentum=momentum, eps=eps)

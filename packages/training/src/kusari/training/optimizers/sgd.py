@@ -8,7 +8,7 @@ _default_hyperparam = optimizer.Hyperparameter()
 _default_hyperparam.lr = 0.01
 
 
-class SGDRule(optimizer.UpdateRule):
+class SGDRule(_elementwise.Rule):
     """Update rule of :class:`SGD`: ``param -= lr * grad``.
 
     Args:
@@ -16,11 +16,10 @@ class SGDRule(optimizer.UpdateRule):
         lr (float): learning rate.
     """
 
-    is_elementwise = True
+    defaults = _default_hyperparam
 
     def __init__(self, parent_hyperparam=None, lr=None):
-        super().__init__(parent_hyperparam or _default_hyperparam)
-        optimizer.set_hyperparams(self.hyperparam, lr=lr)
+        super().__init__(parent_hyperparam, lr=lr)
 
     def update_core_cpu(self, param):
         grad, (step,) = _elementwise.cpu_operands(param, 1)
@@ -34,18 +33,14 @@ class SGDRule(optimizer.UpdateRule):
             param.dtype)(param.grad, self.hyperparam.lr, param.array)
 
 
-class SGD(optimizer.GradientMethod):
+class SGD(_elementwise.Method, hyperparams=('lr',)):
     """Vanilla stochastic gradient descent.
 
     Args:
         lr (float): learning rate.
     """
 
+    rule_class = SGDRule
+
     def __init__(self, lr=_default_hyperparam.lr):
-        super().__init__()
-        self.hyperparam.lr = lr
-
-    lr = optimizer.HyperparameterProxy('lr')
-
-    def create_update_rule(self):
-        return SGDRule(self.hyperparam)
+        super().__init__(lr=lr)

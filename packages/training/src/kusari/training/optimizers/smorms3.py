@@ -9,7 +9,7 @@ _default_hyperparam.lr = 0.001
 _default_hyperparam.eps = 1e-16
 
 
-class SMORMS3Rule(optimizer.UpdateRule):
+class SMORMS3Rule(_elementwise.Rule):
     """Update rule of :class:`SMORMS3`::
 
         r = 1 / (mem + 1)
@@ -27,17 +27,15 @@ class SMORMS3Rule(optimizer.UpdateRule):
         eps (float): small value for numerical stability.
     """
 
-    is_elementwise = True
+    defaults = _default_hyperparam
+    zero_state = ('g', 'g2')
 
     def __init__(self, parent_hyperparam=None, lr=None, eps=None):
-        super().__init__(parent_hyperparam or _default_hyperparam)
-        optimizer.set_hyperparams(self.hyperparam, lr=lr, eps=eps)
+        super().__init__(parent_hyperparam, lr=lr, eps=eps)
 
     def init_state(self, param):
-        xp = param.device.xp
-        self.state['mem'] = xp.ones_like(param.array)
-        self.state['g'] = xp.zeros_like(param.array)
-        self.state['g2'] = xp.zeros_like(param.array)
+        self.state['mem'] = param.device.xp.ones_like(param.array)
+        super().init_state(param)
 
     def update_core_cpu(self, param):
         hp = self.hyperparam
@@ -88,7 +86,7 @@ class SMORMS3Rule(optimizer.UpdateRule):
                          self.state['g2'])
 
 
-class SMORMS3(optimizer.GradientMethod):
+class SMORMS3(_elementwise.Method, hyperparams=('lr', 'eps')):
     """Simon Funk's SMORMS3 (http://sifter.org/~simon/journal/20150420.html):
     RMSprop with a per-element memory length and step limited by
     ``g ** 2 / g2``.
@@ -98,14 +96,8 @@ class SMORMS3(optimizer.GradientMethod):
         eps (float): small value for numerical stability.
     """
 
+    rule_class = SMORMS3Rule
+
     def __init__(self, lr=_default_hyperparam.lr,
                  eps=_default_hyperparam.eps):
-        super().__init__()
-        self.hyperparam.lr = lr
-        self.hyperparam.eps = eps
-
-    lr = optimizer.HyperparameterProxy('lr')
-    eps = optimizer.HyperparameterProxy('eps')
-
-    def create_update_rule(self):
-        return SMORMS3Rule(self.hyperparam)
+        super().__init__(lr=lr, eps=eps)

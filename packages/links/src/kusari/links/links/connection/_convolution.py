@@ -10,8 +10,8 @@ class ConvolutionBase(link.Link):
 
     A convolution's filter is ``(out, in / groups, *ksize)``; with
     ``transposed`` (a deconvolution) it is ``(in, out / groups, *ksize)``.
-    Deconvolutions also have ``outsize``. Subclasses define ``forward``
-    with their function.
+    Deconvolutions also have ``outsize``. Subclasses define
+    :meth:`_apply` with their function.
     """
 
     transposed = False
@@ -67,6 +67,18 @@ class ConvolutionBase(link.Link):
         _layer.expect_channels(self, in_channels, self.groups)
         self.in_channels = in_channels
         self.W.initialize(self._filter_shape(in_channels))
+
+    def forward(self, x):
+        """Apply the layer to ``x`` ``(n, c, *spatial)``, shaping ``W``
+        from its channels first if they were not given."""
+        if self.W.array is None:
+            self._initialize_params(x)
+        return self._apply(x)
+
+    def _apply(self, x):
+        """The layer's function of ``x`` with ``W`` shaped."""
+        raise NotImplementedError(
+            f'{type(self).__name__} must implement _apply')
 
     @classmethod
     def from_params(cls, W, b=None, stride=1, pad=0, nobias=False,

@@ -34,10 +34,7 @@ class Convolution2D(_convolution.ConvolutionBase):
         super().__init__(2, in_channels, out_channels, ksize, stride, pad,
                          nobias, initialW, initial_bias, dilate, groups)
 
-    def forward(self, x):
-        """Convolve ``x`` ``(n, c, h, w)``."""
-        if self.W.array is None:
-            self._initialize_params(x)
+    def _apply(self, x):
         return convolution_2d.convolution_2d(
             x, self.W, self.b, self.stride, self.pad, dilate=self.dilate,
             groups=self.groups)

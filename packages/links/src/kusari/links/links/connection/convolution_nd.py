@@ -1,5 +1,7 @@
 """N-dimensional convolution layers: ConvolutionND, and Convolution1D and
 Convolution3D, its one- and three-dimensional forms."""
+import functools
+
 from kusari.autograd.functions.connection import convolution_nd
 from kusari.links.links.connection import _convolution
 
@@ -42,10 +44,7 @@ class ConvolutionND(_convolution.ConvolutionBase):
         yield from super().printable_specs
         yield 'cover_all', self.cover_all
 
-    def forward(self, x):
-        """Convolve ``x`` ``(n, c, d_1, ..., d_N)``."""
-        if self.W.array is None:
-            self._initialize_params(x)
+    def _apply(self, x):
         return convolution_nd.convolution_nd(
             x, self.W, self.b, self.stride, self.pad, self.cover_all,
             self.dilate, self.groups)
@@ -56,13 +55,7 @@ class Convolution1D(ConvolutionND):
     ``ndim=1``, for inputs ``(n, c, l)``."""
 
     _takes_ndim = False
-
-    def __init__(self, in_channels, out_channels, ksize=None, stride=1,
-                 pad=0, nobias=False, initialW=None, initial_bias=None,
-                 cover_all=False, dilate=1, groups=1):
-        super().__init__(1, in_channels, out_channels, ksize, stride, pad,
-                         nobias, initialW, initial_bias, cover_all, dilate,
-                         groups)
+    __init__ = functools.partialmethod(ConvolutionND.__init__, 1)
 
 
 class Convolution3D(ConvolutionND):
@@ -70,10 +63,4 @@ class Convolution3D(ConvolutionND):
     ``ndim=3``, for inputs ``(n, c, d, h, w)``."""
 
     _takes_ndim = False
-
-    def __init__(self, in_channels, out_channels, ksize=None, stride=1,
-                 pad=0, nobias=False, initialW=None, initial_bias=None,
-                 cover_all=False, dilate=1, groups=1):
-        super().__init__(3, in_channels, out_channels, ksize, stride, pad,
-                         nobias, initialW, initial_bias, cover_all, dilate,
-                         groups)
+    __init__ = functools.partialmethod(ConvolutionND.__init__, 3)

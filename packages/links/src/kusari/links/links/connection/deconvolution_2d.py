@@ -11,19 +11,13 @@ class Deconvolution2D(_convolution.ConvolutionBase):
     infers the input channels from the first input.
 
     Args:
-        in_channels (int or None): Input channels.
-        out_channels (int): Output channels.
-        ksize (int or pair): Filter height and width.
-        stride (int or pair): Stride.
         pad (int or pair): Padding cropped from each side.
-        nobias (bool): Leave out the bias.
         outsize (pair or None): Output height and width; None is the
             smallest that fits.
         initialW: Initializer of ``W`` ``(in, out / groups, kh, kw)``;
             None is LeCun normal.
-        initial_bias: Initializer of ``b`` ``(out,)``; None is zero.
-        dilate (int or pair): Spacing of the filter taps.
-        groups (int): Number of channel groups.
+        in_channels, out_channels, ksize, stride, nobias, initial_bias,
+        dilate, groups: As in :class:`Convolution2D`.
     """
 
     transposed = True
@@ -35,10 +29,7 @@ class Deconvolution2D(_convolution.ConvolutionBase):
                          nobias, initialW, initial_bias, dilate, groups,
                          outsize)
 
-    def forward(self, x):
-        """Deconvolve ``x`` ``(n, c, h, w)``."""
-        if self.W.array is None:
-            self._initialize_params(x)
+    def _apply(self, x):
         return deconvolution_2d.deconvolution_2d(
             x, self.W, self.b, self.stride, self.pad, self.outsize,
             dilate=self.dilate, groups=self.groups)

@@ -1,6 +1,8 @@
 """N-dimensional deconvolution layers: DeconvolutionND, and
 Deconvolution1D and Deconvolution3D, its one- and three-dimensional
 forms."""
+import functools
+
 from kusari.autograd.functions.connection import deconvolution_nd
 from kusari.links.links.connection import _convolution
 
@@ -13,20 +15,13 @@ class DeconvolutionND(_convolution.ConvolutionBase):
     ``in_channels=None``) infers the input channels from the first input.
 
     Args:
-        ndim (int): Number of spatial axes.
-        in_channels (int or None): Input channels.
-        out_channels (int): Output channels.
-        ksize (int or tuple of ints): Filter size.
-        stride (int or tuple of ints): Stride.
         pad (int or tuple of ints): Padding cropped from each side.
-        nobias (bool): Leave out the bias.
         outsize (tuple of ints or None): Output lengths; None is the
             smallest that fits.
         initialW: Initializer of ``W`` ``(in, out / groups, k_1, ...,
             k_N)``; None is LeCun normal.
-        initial_bias: Initializer of ``b`` ``(out,)``; None is zero.
-        dilate (int or tuple of ints): Spacing of the filter taps.
-        groups (int): Number of channel groups.
+        ndim, in_channels, out_channels, ksize, stride, nobias,
+        initial_bias, dilate, groups: As in :class:`ConvolutionND`.
     """
 
     transposed = True
@@ -39,10 +34,7 @@ class DeconvolutionND(_convolution.ConvolutionBase):
                          nobias, initialW, initial_bias, dilate, groups,
                          outsize)
 
-    def forward(self, x):
-        """Deconvolve ``x`` ``(n, c, l_1, ..., l_N)``."""
-        if self.W.array is None:
-            self._initialize_params(x)
+    def _apply(self, x):
         return deconvolution_nd.deconvolution_nd(
             x, self.W, self.b, self.stride, self.pad, self.outsize,
             self.dilate, self.groups)
@@ -53,13 +45,7 @@ class Deconvolution1D(DeconvolutionND):
     ``ndim=1``, for inputs ``(n, c, l)``."""
 
     _takes_ndim = False
-
-    def __init__(self, in_channels, out_channels, ksize=None, stride=1,
-                 pad=0, nobias=False, outsize=None, initialW=None,
-                 initial_bias=None, dilate=1, groups=1):
-        super().__init__(1, in_channels, out_channels, ksize, stride, pad,
-                         nobias, outsize, initialW, initial_bias, dilate,
-                         groups)
+    __init__ = functools.partialmethod(DeconvolutionND.__init__, 1)
 
 
 class Deconvolution3D(DeconvolutionND):
@@ -67,10 +53,4 @@ class Deconvolution3D(DeconvolutionND):
     ``ndim=3``, for inputs ``(n, c, d, h, w)``."""
 
     _takes_ndim = False
-
-    def __init__(self, in_channels, out_channels, ksize=None, stride=1,
-                 pad=0, nobias=False, outsize=None, initialW=None,
-                 initial_bias=None, dilate=1, groups=1):
-        super().__init__(3, in_channels, out_channels, ksize, stride, pad,
-                         nobias, outsize, initialW, initial_bias, dilate,
-                         groups)
+    __init__ = functools.partialmethod(DeconvolutionND.__init__, 3)

@@ -1,10 +1,10 @@
 """Group normalization layer."""
 from kusari.autograd.functions.normalization import group_normalization
-from kusari.links import link
 from kusari.links.links.connection import _layer
+from kusari.links.links.normalization import layer_normalization
 
 
-class GroupNormalization(link.Link):
+class GroupNormalization(layer_normalization._ScaleShift):
     """Group normalization layer on outputs of convolution functions (Wu
     and He, 2018): each example's channels are standardized in ``groups``
     groups, then scaled and shifted per channel (see
@@ -22,15 +22,7 @@ class GroupNormalization(link.Link):
                  initial_beta=None):
         self.groups = _layer.positive_int('GroupNormalization', 'groups',
                                           groups)
-        size = _layer.positive_int('GroupNormalization', 'size', size,
-                                   allow_none=True)
-        super().__init__()
-        self.eps = eps
-        with self.init_scope():
-            self.gamma = _layer.parameter(
-                1 if initial_gamma is None else initial_gamma, size)
-            self.beta = _layer.parameter(
-                0 if initial_beta is None else initial_beta, size)
+        super().__init__(size, eps, initial_gamma, initial_beta)
 
     def forward(self, x):
         """Normalize ``x`` ``(N, C, ...)``, at least 3 axes."""
@@ -39,7 +31,6 @@ class GroupNormalization(link.Link):
                 f'{self._describe()}: x must have more than 2 axes (batch, '
                 f'channel, ...); got shape {getattr(x, "shape", None)}')
         if self.gamma.array is None:
-            self.gamma.initialize(x.shape[1:2])
-            self.beta.initialize(x.shape[1:2])
+            self._initialize_params(x.shape[1:2])
         return group_normalization.group_normalization(
             x, self.groups, self.gamma, self.beta, self.eps)

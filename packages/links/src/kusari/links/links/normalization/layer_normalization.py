@@ -1,10 +1,32 @@
-"""Layer normalization layer."""
+"""Layer normalization layer, and the learned scale and shift it shares
+with GroupNormalization."""
 from kusari.autograd.functions.normalization import layer_normalization
 from kusari.links import link
 from kusari.links.links.connection import _layer
 
 
-class LayerNormalization(link.Link):
+class _ScaleShift(link.Link):
+    """Base of the normalization layers followed by a learned per-channel
+    scale ``gamma`` (initially one) and shift ``beta`` (zero) of ``size``
+    entries; with ``size`` None they are shaped at the first input."""
+
+    def __init__(self, size, eps, initial_gamma, initial_beta):
+        size = _layer.positive_int(type(self).__name__, 'size', size,
+                                   allow_none=True)
+        super().__init__()
+        self.eps = eps
+        with self.init_scope():
+            self.gamma = _layer.parameter(
+                1 if initial_gamma is None else initial_gamma, size)
+            self.beta = _layer.parameter(
+                0 if initial_beta is None else initial_beta, size)
+
+    def _initialize_params(self, shape):
+        self.gamma.initialize(shape)
+        self.beta.initialize(shape)
+
+
+class LayerNormalization(_ScaleShift):
     """Layer normalization layer on outputs of linear functions (Ba et
     al., 2016): each row of ``x`` ``(N, size)`` is standardized, then
     scaled and shifted per feature (see
@@ -19,21 +41,12 @@ class LayerNormalization(link.Link):
 
     def __init__(self, size=None, eps=1e-6, initial_gamma=None,
                  initial_beta=None):
-        size = _layer.positive_int('LayerNormalization', 'size', size,
-                                   allow_none=True)
-        super().__init__()
-        self.eps = eps
-        with self.init_scope():
-            self.gamma = _layer.parameter(
-                1 if initial_gamma is None else initial_gamma, size)
-            self.beta = _layer.parameter(
-                0 if initial_beta is None else initial_beta, size)
+        super().__init__(size, eps, initial_gamma, initial_beta)
 
     def forward(self, x):
         """Normalize the rows of ``x`` ``(N, size)``."""
         if self.gamma.array is None:
             _layer.expect_ndim(self, x, 2, '(batch, features)')
-            self.gamma.initialize(x.shape[1:])
-            self.beta.initialize(x.shape[1:])
+            self._initialize_params(x.shape[1:])
         return layer_normalization.layer_normalization(
             x, self.gamma, self.beta, self.eps)
