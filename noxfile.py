@@ -147,7 +147,7 @@ def conformance(session, device):
     On ``cuda`` without CuPy or a GPU the checks skip, and the session says
     why and succeeds.
     """
-    tools = TEST_TOOLS
+    tools = TEST_TOOLS + ('pytest-xdist',)
     if device == 'cuda' and _gpu_present():
         tools += (f'{PACKAGES["array"].directory}[cuda]',)
     _install(session, PACKAGES.values(), tools)
@@ -159,8 +159,10 @@ def conformance(session, device):
         if reason != 'available':
             session.log(f'CUDA is unavailable ({reason}): the tests skip.')
             success_codes.append(PYTEST_NOTHING_RAN)
-    session.run('pytest', 'conformance', '-q', f'--device={device}',
-                *session.posargs, success_codes=success_codes)
+    # Two workers: the records are independent, and CI has two cores.
+    session.run('pytest', 'conformance', '-q', '-n', '2',
+                f'--device={device}', *session.posargs,
+                success_codes=success_codes)
 
 
 @nox.session
@@ -225,7 +227,11 @@ def _oracle_python(session, name):
 
 @nox.session
 def bench(session):
-    """Per-op overhead: Kusari, Chainer 7.8.1 and PyTorch, interleaved."""
+    """Bench workloads: Kusari, Chainer 7.8.1 and PyTorch, interleaved.
+
+    Arguments after ``--`` go to bench/compare.py (``--rounds``,
+    ``--workloads``, ``--quick``, ``--json``).
+    """
     _install(session, PACKAGES.values())
     session.run('python', 'bench/compare.py',
                 '--kusari', str(Path(session.bin) / 'python'),

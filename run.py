@@ -2,7 +2,7 @@
 
     python run.py test    # each package alone, conformance, docs, lint
     python run.py demo    # the walkthrough in demo/
-    python run.py bench   # per-op overhead beside Chainer 7.8.1 and PyTorch
+    python run.py bench   # bench/ workloads beside Chainer 7.8.1 and PyTorch
 
 Any further arguments go to nox unchanged.  Only Python and pip are needed:
 without nox, a private environment ``.venv-tools/`` is made for it.  Outside
