@@ -1,16 +1,26 @@
-"""Kusari, Chainer 7.8.1 and PyTorch per-op overhead, side by side.
+"""Kusari, Chainer 7.8.1 and PyTorch on the bench workloads, side by side.
 
 Each framework runs in the interpreter given for it (its own environment),
 one script per process, on one thread.  Rounds interleave the frameworks so
-that a change in the machine's load touches all of them alike; the table
-shows the median over rounds and Kusari's ratios against its targets:
-at most half of Chainer's time, and (stretch) at most twice PyTorch's.
+that a change in the machine's load touches all of them alike; each
+workload's table shows the median over rounds and Kusari's standing
+against its targets:
 
-    python bench/compare.py --kusari PY --chainer PY --torch PY [--rounds N]
+- core_overhead (µs per op): at most half of Chainer's time, and
+  (stretch) at most twice PyTorch's;
+- lenet (iterations/s): at least 2x Chainer;
+- lstm_lm (tokens/s): at least 1.5x Chainer;
+- mlp (iterations/s): at least 1.3x Chainer and ahead of PyTorch;
+- trainer: Trainer + StandardUpdater + SerialIterator at most 3% slower
+  than a hand-written loop (Chainer's figure is shown beside it).
+
+    python bench/compare.py --kusari PY --chainer PY --torch PY
+        [--rounds N] [--workloads NAME,...] [--quick] [--json FILE]
 
 A framework whose interpreter is not given is left out.
 """
 import argparse
+import dataclasses
 import json
 import os
 import statistics
@@ -19,97 +29,187 @@ import sys
 from pathlib import Path
 
 BENCH = Path(__file__).resolve().parent
-FRAMEWORKS = {  # option: (column label, script)
-    'kusari': ('Kusari', 'core_overhead.py'),
-    'chainer': ('Chainer', 'core_overhead.py'),
-    'torch': ('PyTorch', 'torch_overhead.py'),
-}
-METRICS = {
-    'forward_us_per_op': 'forward',
-    'forward_backward_us_per_op': 'forward+backward',
-    'no_graph_forward_us_per_op': 'forward, no graph',
-}
-TARGETS = (('chainer', 0.5, 'target'), ('torch', 2.0, 'stretch'))
+LABELS = {'kusari': 'Kusari', 'chainer': 'Chainer', 'torch': 'PyTorch'}
 ONE_THREAD = dict.fromkeys(
     ('OMP_NUM_THREADS', 'MKL_NUM_THREADS', 'OPENBLAS_NUM_THREADS'), '1')
 
 
-def run_once(framework, python):
-    """One run of a framework's script: its JSON result."""
-    script = BENCH / FRAMEWORKS[framework][1]
-    completed = subprocess.run(
-        [python, str(script)], capture_output=True, text=True,
-        env={**os.environ, **ONE_THREAD})
+@dataclasses.dataclass(frozen=True)
+class Workload:
+    """A workload's scripts, what they print, and Kusari's targets.
+
+    ``ratios`` are (other framework, limit, kind): Kusari's figure over
+    the other's must be at most ``limit`` where less is better, at least
+    where more is.  ``ceiling`` is (metric, limit): Kusari's own figure
+    of that metric must be at most ``limit``.
+    """
+
+    chainer_script: str
+    torch_script: str | None
+    unit: str
+    metrics: dict
+    higher_is_better: bool
+    ratios: tuple = ()
+    ceiling: tuple | None = None
+    takes_quick: bool = True
+
+    def script(self, framework):
+        """The script that runs on ``framework``, None if it has none."""
+        if framework == 'torch':
+            return self.torch_script
+        return self.chainer_script
+
+
+WORKLOADS = {
+    'core_overhead': Workload(
+        'core_overhead.py', 'torch_overhead.py', 'µs/op',
+        {'forward_us_per_op': 'forward',
+         'forward_backward_us_per_op': 'forward+backward',
+         'no_graph_forward_us_per_op': 'forward, no graph'},
+        higher_is_better=False,
+        ratios=(('chainer', 0.5, 'target'), ('torch', 2.0, 'stretch')),
+        takes_quick=False),
+    'lenet': Workload(
+        'lenet.py', 'lenet_torch.py', 'iterations/s',
+        {'iterations_per_s': 'training step'}, higher_is_better=True,
+        ratios=(('chainer', 2.0, 'target'),)),
+    'lstm_lm': Workload(
+        'lstm_lm.py', 'lstm_lm_torch.py', 'tokens/s',
+        {'tokens_per_s': 'truncated BPTT'}, higher_is_better=True,
+        ratios=(('chainer', 1.5, 'target'),)),
+    'mlp': Workload(
+        'mlp.py', 'mlp_torch.py', 'iterations/s',
+        {'iterations_per_s': 'training step'}, higher_is_better=True,
+        ratios=(('chainer', 1.3, 'target'), ('torch', 1.0, 'target'))),
+    # PyTorch has no Trainer: only the Chainer API's two loops compare.
+    'trainer': Workload(
+        'trainer.py', None, 'Trainer',
+        {'overhead_percent': 'overhead (%)',
+         'loop_iterations_per_s': 'hand loop (it/s)',
+         'trainer_iterations_per_s': 'Trainer (it/s)'},
+        higher_is_better=False, ceiling=('overhead_percent', 3.0)),
+}
+
+
+def run_once(workload, framework, python, quick):
+    """One run of a workload's script on a framework: its JSON result."""
+    spec = WORKLOADS[workload]
+    command = [python, str(BENCH / spec.script(framework))]
+    if quick and spec.takes_quick:
+        command.append('--quick')
+    completed = subprocess.run(command, capture_output=True, text=True,
+                               env={**os.environ, **ONE_THREAD})
     if completed.returncode != 0:
-        sys.exit(f'compare.py: {framework} ({python}) failed:\n'
-                 f'{completed.stderr}')
+        sys.exit(f'compare.py: {workload} on {framework} ({python}) '
+                 f'failed:\n{completed.stderr}')
     return json.loads(completed.stdout.strip().splitlines()[-1])
 
 
-def measure(pythons, rounds):
-    """Median of each metric over interleaved rounds, per framework."""
-    results = {framework: [] for framework in pythons}
+def measure(workloads, pythons, rounds, quick):
+    """Median of each metric over interleaved rounds.
+
+    By workload, then by framework (those that have a script for it).
+    """
+    runs = {w: {f: [] for f in pythons if WORKLOADS[w].script(f)}
+            for w in workloads}
     for round_index in range(rounds):
-        for framework, python in pythons.items():
-            result = run_once(framework, python)
-            results[framework].append(result)
-            print(f'round {round_index + 1}/{rounds} {framework}: '
-                  f'{result["forward_backward_us_per_op"]:.2f} µs/op '
-                  'forward+backward', file=sys.stderr, flush=True)
+        for workload, by_framework in runs.items():
+            first_metric = next(iter(WORKLOADS[workload].metrics))
+            for framework, results in by_framework.items():
+                result = run_once(workload, framework, pythons[framework],
+                                  quick)
+                results.append(result)
+                print(f'round {round_index + 1}/{rounds} {workload} '
+                      f'{framework}: {first_metric} '
+                      f'{result[first_metric]:.2f}',
+                      file=sys.stderr, flush=True)
     return {
-        framework: {
-            'measured': runs[0]['measured'],
-            **{metric: statistics.median(run[metric] for run in runs)
-               for metric in METRICS},
+        workload: {
+            framework: {
+                'measured': results[0]['measured'],
+                **{metric: statistics.median(r[metric] for r in results)
+                   for metric in WORKLOADS[workload].metrics},
+            }
+            for framework, results in by_framework.items()
         }
-        for framework, runs in results.items()
+        for workload, by_framework in runs.items()
     }
 
 
-def table(medians):
-    """The results as text: µs per op, then Kusari's ratios."""
+def _verdict(met):
+    return 'met' if met else 'missed'
+
+
+def table(workload, medians):
+    """One workload's results as text: figures, then Kusari's standing."""
+    spec = WORKLOADS[workload]
     shown = list(medians)
-    ratios = [(other, limit, kind) for other, limit, kind in TARGETS
+    ratios = [(other, limit, kind) for other, limit, kind in spec.ratios
               if 'kusari' in medians and other in medians]
-    header = ['µs/op'] + [FRAMEWORKS[f][0] for f in shown] + [
-        f'Kusari/{FRAMEWORKS[other][0]} ({kind} <= {limit:g})'
+    sign = '>=' if spec.higher_is_better else '<='
+    header = [f'{workload}: {spec.unit}'] + [LABELS[f] for f in shown] + [
+        f'Kusari/{LABELS[other]} ({kind} {sign} {limit:g})'
         for other, limit, kind in ratios]
     rows = [header]
-    for metric, label in METRICS.items():
+    for metric, label in spec.metrics.items():
         row = [label] + [f'{medians[f][metric]:.2f}' for f in shown]
         for other, limit, _ in ratios:
             ratio = medians['kusari'][metric] / medians[other][metric]
-            verdict = 'met' if ratio <= limit else 'missed'
-            row.append(f'{ratio:.2f} {verdict}')
+            met = ratio >= limit if spec.higher_is_better else ratio <= limit
+            row.append(f'{ratio:.2f} {_verdict(met)}')
         rows.append(row)
     widths = [max(len(row[i]) for row in rows) for i in range(len(header))]
     lines = ['  '.join(cell.rjust(width) if i else cell.ljust(width)
                        for i, (cell, width) in enumerate(zip(row, widths)))
              for row in rows]
-    versions = ', '.join(f'{FRAMEWORKS[f][0]}: {medians[f]["measured"]}'
+    if spec.ceiling and 'kusari' in medians:
+        metric, limit = spec.ceiling
+        figure = medians['kusari'][metric]
+        lines.append(f'Kusari {spec.metrics[metric]}: {figure:.2f} '
+                     f'(target <= {limit:g}) {_verdict(figure <= limit)}')
+    versions = ', '.join(f'{LABELS[f]}: {medians[f]["measured"]}'
                          for f in shown)
     return '\n'.join(lines + [f'({versions}; median of rounds, one thread)'])
 
 
 def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.split('\n')[0])
-    for framework, (label, _) in FRAMEWORKS.items():
+    for framework, label in LABELS.items():
         parser.add_argument(f'--{framework}', metavar='PYTHON',
                             help=f'interpreter that has {label} installed')
     parser.add_argument('--rounds', type=int, default=5,
                         help='interleaved rounds (default: 5)')
+    parser.add_argument('--workloads', default=','.join(WORKLOADS),
+                        help='comma-separated, of: '
+                        f'{", ".join(WORKLOADS)} (default: all)')
+    parser.add_argument('--quick', action='store_true',
+                        help='fewer, shorter rounds inside each run')
     parser.add_argument('--json', metavar='FILE',
                         help='also write the medians to FILE as JSON')
     args = parser.parse_args(argv)
-    pythons = {f: getattr(args, f) for f in FRAMEWORKS if getattr(args, f)}
+    pythons = {f: getattr(args, f) for f in LABELS if getattr(args, f)}
     if not pythons:
         parser.error('give at least one of --kusari, --chainer, --torch')
     if args.rounds < 1:
         parser.error(f'--rounds must be at least 1, got {args.rounds}')
-    medians = measure(pythons, args.rounds)
-    print(table(medians))
+    workloads = args.workloads.split(',')
+    unknown = [w for w in workloads if w not in WORKLOADS]
+    if unknown:
+        parser.error(f'--workloads: unknown {", ".join(unknown)}; '
+                     f'expected some of {", ".join(WORKLOADS)}')
+    medians = measure(workloads, pythons, args.rounds, args.quick)
+    print('\n\n'.join(table(w, medians[w]) for w in workloads))
+    print(f'(load average at the end: {_load()})')
     if args.json:
         Path(args.json).write_text(json.dumps(medians, indent=2) + '\n')
+
+
+def _load():
+    """The 1, 5 and 15 minute load averages, where the OS tells them."""
+    try:
+        return ' '.join(f'{load:.2f}' for load in os.getloadavg())
+    except (AttributeError, OSError):
+        return 'unknown'
 
 
 if __name__ == '__main__':

@@ -1,0 +1,98 @@
+"""What the training workloads share: sizes, inputs, timing and output.
+
+Each workload has one script written against the Chainer API (so that it
+times Kusari's drop-in and Chainer 7.8.1 alike) and a PyTorch twin.  A
+script times whole training steps over a few short rounds and prints one
+JSON line with the median throughput; ``--quick`` makes the rounds fewer
+and shorter, for a smoke run.
+"""
+import argparse
+import itertools
+import json
+import statistics
+import time
+from importlib import metadata
+
+import numpy
+
+N_CLASS = 10
+IMAGE = (1, 28, 28)
+LENET_BATCH = 64
+MLP_UNITS = (784, 1000, 1000, N_CLASS)
+MLP_BATCH = 100
+N_VOCAB = 10000
+LM_UNITS = 200
+BPROP_LEN = 35
+LM_BATCH = 20
+LM_SEGMENTS = 8  # stretches of the token stream, then it repeats
+# Full runs: about three seconds of timed steps per process.
+ROUNDS, ROUND_SECONDS = 5, 0.6
+QUICK_ROUNDS, QUICK_ROUND_SECONDS = 2, 0.2
+
+
+def parse_quick(description):
+    """Whether ``--quick`` was given on the command line."""
+    parser = argparse.ArgumentParser(description=description)
+    parser.add_argument('--quick', action='store_true',
+                        help='fewer, shorter rounds (a smoke run)')
+    return parser.parse_args().quick
+
+
+def classification_batch(batch, shape):
+    """Random float32 inputs of ``shape`` per example, int32 labels."""
+    rng = numpy.random.default_rng(0)
+    x = rng.standard_normal((batch,) + shape).astype(numpy.float32)
+    t = rng.integers(0, N_CLASS, batch).astype(numpy.int32)
+    return x, t
+
+
+def token_stream():
+    """Random int32 token ids, (LM_BATCH, LM_SEGMENTS * BPROP_LEN + 1).
+
+    Column ``i + 1`` holds the targets of column ``i``.
+    """
+    rng = numpy.random.default_rng(0)
+    shape = (LM_BATCH, LM_SEGMENTS * BPROP_LEN + 1)
+    return rng.integers(0, N_VOCAB, shape).astype(numpy.int32)
+
+
+def segment_starts():
+    """The first column of each segment of the stream, round and round."""
+    return itertools.cycle(range(0, LM_SEGMENTS * BPROP_LEN, BPROP_LEN))
+
+
+def _timed(step, reps):
+    start = time.perf_counter()
+    for _ in range(reps):
+        step()
+    return time.perf_counter() - start
+
+
+def per_second(step, units, quick):
+    """Median over rounds of ``units`` (done by one step) per second.
+
+    Two untimed steps first let lazy initialisation (optimizer states,
+    caches, imports) happen outside the rounds.
+    """
+    rounds, seconds = ((QUICK_ROUNDS, QUICK_ROUND_SECONDS) if quick
+                       else (ROUNDS, ROUND_SECONDS))
+    _timed(step, 1)
+    reps = max(1, round(seconds / _timed(step, 1)))
+    return statistics.median(units * reps / _timed(step, reps)
+                             for _ in range(rounds))
+
+
+def chainer_measured(chainer):
+    """What ``chainer`` is: Kusari's drop-in and Chainer both say 7.8.1."""
+    distributions = metadata.packages_distributions().get('chainer', [])
+    if len(distributions) == 1:
+        name, = distributions
+        return f'{name} {metadata.version(name)}'
+    # An editable install is known by its path alone.
+    return f'chainer {chainer.__version__} at {chainer.__file__}'
+
+
+def report(measured, workload, **figures):
+    """Print one JSON line: what was measured, the workload, its figures."""
+    print(json.dumps({'measured': measured, 'workload': workload,
+                      **figures}))

@@ -1,0 +1,45 @@
+"""The workload of lenet.py in PyTorch, on one thread: iterations/s."""
+import torch
+import torch.nn.functional as F
+from torch import nn
+
+from _workload import (IMAGE, LENET_BATCH, N_CLASS, classification_batch,
+                       parse_quick, per_second, report)
+
+
+class LeNet(nn.Module):
+
+    def __init__(self):
+        super().__init__()
+        self.conv1 = nn.Conv2d(1, 20, 5)
+        self.conv2 = nn.Conv2d(20, 50, 5)
+        self.fc1 = nn.Linear(50 * 4 * 4, 500)
+        self.fc2 = nn.Linear(500, N_CLASS)
+
+    def forward(self, x):
+        h = F.max_pool2d(self.conv1(x), 2)
+        h = F.max_pool2d(self.conv2(h), 2)
+        return self.fc2(F.relu(self.fc1(h.flatten(1))))
+
+
+def main():
+    quick = parse_quick(__doc__.split('\n')[0])
+    torch.set_num_threads(1)
+    model = LeNet()
+    optimizer = torch.optim.SGD(model.parameters(), lr=0.01, momentum=0.9)
+    x, t = (torch.from_numpy(a) for a in
+            classification_batch(LENET_BATCH, IMAGE))
+    t = t.long()
+
+    def step():
+        loss = F.cross_entropy(model(x), t)
+        optimizer.zero_grad()
+        loss.backward()
+        optimizer.step()
+
+    report(f'torch {torch.__version__}', 'lenet',
+           iterations_per_s=per_second(step, 1, quick))
+
+
+if __name__ == '__main__':
+    main()

@@ -1,0 +1,58 @@
+"""MLP training steps through the Chainer API alone: iterations/s.
+
+784-1000-1000-10 with relu, batch 100, softmax cross-entropy, Adam.
+Whichever ``chainer`` the interpreter imports is measured; trainer.py
+trains the same model through the Trainer.
+"""
+import chainer
+import chainer.functions as F
+import chainer.links as L
+
+from _workload import (MLP_BATCH, MLP_UNITS, chainer_measured,
+                       classification_batch, parse_quick, per_second,
+                       report)
+
+
+class MLP(chainer.Chain):
+
+    def __init__(self):
+        super().__init__()
+        with self.init_scope():
+            self.l1 = L.Linear(*MLP_UNITS[0:2])
+            self.l2 = L.Linear(*MLP_UNITS[1:3])
+            self.l3 = L.Linear(*MLP_UNITS[2:4])
+
+    def forward(self, x):
+        h = F.relu(self.l1(x))
+        return self.l3(F.relu(self.l2(h)))
+
+
+def setup():
+    """The model, its Adam, and the loss function of (x, t)."""
+    model = MLP()
+    optimizer = chainer.optimizers.Adam()
+    optimizer.setup(model)
+
+    def loss(x, t):
+        return F.softmax_cross_entropy(model(x), t)
+
+    return model, optimizer, loss
+
+
+def main():
+    quick = parse_quick(__doc__.split('\n')[0])
+    model, optimizer, loss_of = setup()
+    x, t = classification_batch(MLP_BATCH, MLP_UNITS[:1])
+
+    def step():
+        loss = loss_of(x, t)
+        model.cleargrads()
+        loss.backward()
+        optimizer.update()
+
+    report(chainer_measured(chainer), 'mlp',
+           iterations_per_s=per_second(step, 1, quick))
+
+
+if __name__ == '__main__':
+    main()

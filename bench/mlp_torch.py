@@ -1,0 +1,33 @@
+"""The workload of mlp.py in PyTorch, on one thread: iterations/s."""
+import torch
+import torch.nn.functional as F
+from torch import nn
+
+from _workload import (MLP_BATCH, MLP_UNITS, classification_batch,
+                       parse_quick, per_second, report)
+
+
+def main():
+    quick = parse_quick(__doc__.split('\n')[0])
+    torch.set_num_threads(1)
+    model = nn.Sequential(
+        nn.Linear(*MLP_UNITS[0:2]), nn.ReLU(),
+        nn.Linear(*MLP_UNITS[1:3]), nn.ReLU(),
+        nn.Linear(*MLP_UNITS[2:4]))
+    optimizer = torch.optim.Adam(model.parameters())
+    x, t = (torch.from_numpy(a) for a in
+            classification_batch(MLP_BATCH, MLP_UNITS[:1]))
+    t = t.long()
+
+    def step():
+        loss = F.cross_entropy(model(x), t)
+        optimizer.zero_grad()
+        loss.backward()
+        optimizer.step()
+
+    report(f'torch {torch.__version__}', 'mlp',
+           iterations_per_s=per_second(step, 1, quick))
+
+
+if __name__ == '__main__':
+    main()
