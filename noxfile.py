@@ -53,6 +53,7 @@ class LocalPackage:
     requires: tuple
     extras: tuple
     build_requires: tuple
+    extra_requires: tuple
 
     def spec(self, with_extras):
         """Its pip argument, with its extras that need no GPU if asked."""
@@ -72,10 +73,14 @@ def _read_local_packages():
         requires = tuple(canonicalize_name(Requirement(r).name)
                          for r in project.get('dependencies', ()))
         name = canonicalize_name(project['name'])
+        extras = project.get('optional-dependencies', {})
+        extra_requires = tuple(
+            canonicalize_name(Requirement(r).name)
+            for extra, reqs in extras.items() if extra not in GPU_EXTRAS
+            for r in reqs)
         found[name] = LocalPackage(
-            pyproject.parent, name, requires,
-            tuple(project.get('optional-dependencies', {})),
-            tuple(metadata['build-system']['requires']))
+            pyproject.parent, name, requires, tuple(extras),
+            tuple(metadata['build-system']['requires']), extra_requires)
     return found
 
 
@@ -133,8 +138,12 @@ def _install(session, packages, tools=(), extras_for=None):
 def tests(session, package):
     """One package alone: only it and what it declares, then its tests."""
     under_test = PACKAGES[package]
-    _install(session, _with_local_dependencies([under_test]), TEST_TOOLS,
-             extras_for={under_test})
+    # Local packages its extras name come too (pip finds them only here).
+    extra_locals = [LOCAL[n] for n in under_test.extra_requires
+                    if n in LOCAL]
+    _install(session,
+             _with_local_dependencies([*extra_locals, under_test]),
+             TEST_TOOLS, extras_for={under_test})
     session.run('pytest', f'packages/{package}/tests', '-q',
                 *session.posargs)
 

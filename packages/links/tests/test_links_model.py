@@ -16,11 +16,6 @@ from kusari.links.links.model.vision import vgg
 from kusari.serializers import save_npz
 
 
-def test_classifier_module_path():
-    import chainer.links.model.classifier as module
-    assert module.Classifier is L.Classifier
-
-
 @pytest.fixture(scope='module')
 def googlenet_model():
     return L.GoogLeNet(pretrained_model=None)
