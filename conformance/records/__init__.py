@@ -6,5 +6,6 @@ new family module needs no other change.
 import importlib
 import pkgutil
 
-for _module in pkgutil.iter_modules(__path__):
+# Sorted: every pytest-xdist worker must collect the same tests in order.
+for _module in sorted(pkgutil.iter_modules(__path__), key=lambda m: m.name):
     importlib.import_module(f'{__name__}.{_module.name}')

@@ -10,7 +10,21 @@ product on arrays and differentiates it again with Variables.
 """
 from kusari.array import backend
 from kusari.autograd import function_node
+from kusari.autograd.functions.math.exponential import check_float_input
 from kusari.autograd.variable import Variable
+
+
+class OutputRetaining(function_node.FunctionNode):
+    """An activation of one float ``x`` whose gradient needs only its
+    output: ``y = self.compute(xp, x)``, retained for backward."""
+
+    def check_type_forward(self, in_types):
+        check_float_input(in_types)
+
+    def forward(self, inputs):
+        x, = inputs
+        self.retain_outputs((0,))
+        return self.compute(backend.get_array_module(x), x),
 
 
 class ScaleGrad(function_node.FunctionNode):

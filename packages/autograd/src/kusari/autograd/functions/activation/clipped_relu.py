@@ -1,27 +1,19 @@
 """Rectified linear unit clipped from above."""
 import numbers
 
-from kusari.array import backend
-from kusari.autograd import function_node
+from kusari.autograd.functions.activation._elementwise import OutputRetaining
 from kusari.autograd.functions.activation._elementwise import ScaleGrad
-from kusari.autograd.functions.math.exponential import check_float_input
 
 
-class ClippedReLU(function_node.FunctionNode):
+class ClippedReLU(OutputRetaining):
     """y = min(max(0, x), z); gx = gy where 0 < y < z, else 0."""
 
     def __init__(self, z):
         self.cap = z
 
-    def check_type_forward(self, in_types):
-        check_float_input(in_types)
-
-    def forward(self, inputs):
-        x, = inputs
-        xp = backend.get_array_module(x)
-        self.retain_outputs((0,))
+    def compute(self, xp, x):
         y = xp.maximum(x, x.dtype.type(0), out=xp.empty_like(x))
-        return xp.minimum(y, x.dtype.type(self.cap), out=y),
+        return xp.minimum(y, x.dtype.type(self.cap), out=y)
 
     def backward(self, indexes, grad_outputs):
         y = self.get_retained_outputs()[0].array

@@ -1,25 +1,18 @@
 """Piecewise-linear approximation of the sigmoid."""
 from kusari.array import backend
-from kusari.autograd import function_node
+from kusari.autograd.functions.activation._elementwise import OutputRetaining
 from kusari.autograd.functions.activation._elementwise import ScaleGrad
-from kusari.autograd.functions.math.exponential import check_float_input
 
 
-class HardSigmoid(function_node.FunctionNode):
+class HardSigmoid(OutputRetaining):
     """y = clip(0.2 x + 0.5, 0, 1); gx = 0.2 gy where 0 < y < 1."""
 
-    def check_type_forward(self, in_types):
-        check_float_input(in_types)
-
-    def forward(self, inputs):
-        x, = inputs
-        xp = backend.get_array_module(x)
-        self.retain_outputs((0,))
+    def compute(self, xp, x):
         scalar = x.dtype.type
         y = xp.multiply(x, scalar(0.2), out=xp.empty_like(x))
         y += scalar(0.5)
         xp.maximum(y, scalar(0), out=y)
-        return xp.minimum(y, scalar(1), out=y),
+        return xp.minimum(y, scalar(1), out=y)
 
     def backward(self, indexes, grad_outputs):
         y = self.get_retained_outputs()[0].array

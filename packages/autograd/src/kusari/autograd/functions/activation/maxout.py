@@ -1,9 +1,9 @@
 """Maxout: the maximum over groups of channels."""
-import operator
 
 from kusari.array import backend
 from kusari.autograd import function_node
 from kusari.autograd.functions.activation import _axis
+from kusari.autograd.functions.array import _axes
 from kusari.autograd.utils import type_check
 
 
@@ -94,13 +94,6 @@ def maxout(x, pool_size, axis=1):
     Returns:
         Variable of x's dtype whose ``axis`` is ``pool_size`` times shorter.
     """
-    try:
-        pool_size = operator.index(pool_size)
-    except TypeError:
-        raise TypeError(f'maxout: pool_size must be an int, got '
-                        f'{type(pool_size).__name__}') from None
-    if pool_size <= 0:
-        raise ValueError(f'maxout: pool_size must be positive, got '
-                         f'{pool_size}')
+    pool_size = _axes.check_positive('maxout', 'pool_size', pool_size)
     axis = _axis.check_int_axis('maxout', axis)
     return Maxout(pool_size, axis).apply((x,))[0]

@@ -1,21 +1,12 @@
 """Hyperbolic tangent."""
-from kusari.array import backend
-from kusari.autograd import function_node
 from kusari.autograd.functions.activation import _elementwise
-from kusari.autograd.functions.math.exponential import check_float_input
 
 
-class Tanh(function_node.FunctionNode):
+class Tanh(_elementwise.OutputRetaining):
     """y = tanh(x); dy/dx = 1 - y^2, computed from the retained output."""
 
-    def check_type_forward(self, in_types):
-        check_float_input(in_types)
-
-    def forward(self, inputs):
-        x, = inputs
-        self.retain_outputs((0,))
-        xp = backend.get_array_module(x)
-        return xp.tanh(x, out=xp.empty_like(x)),
+    def compute(self, xp, x):
+        return xp.tanh(x, out=xp.empty_like(x))
 
     def backward(self, indexes, grad_outputs):
         y, = self.get_retained_outputs()

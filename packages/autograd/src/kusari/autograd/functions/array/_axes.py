@@ -1,6 +1,8 @@
 """Argument checks shared by the array functions: integers and axes."""
 import numbers
+import operator
 
+from kusari.autograd import function_node
 from kusari.autograd.utils import type_check
 
 
@@ -14,6 +16,20 @@ def check_int(func_name, arg_name, value, minimum=None):
     if minimum is not None and value < minimum:
         raise ValueError(f'{func_name}: {arg_name} must be >= {minimum}, '
                          f'got {value}')
+    return value
+
+
+def check_positive(func_name, arg_name, value):
+    """``value`` (anything with ``__index__``) as a positive int; raise
+    naming the function and argument otherwise."""
+    try:
+        value = operator.index(value)
+    except TypeError:
+        raise TypeError(f'{func_name}: {arg_name} must be an int, got '
+                        f'{type(value).__name__}') from None
+    if value <= 0:
+        raise ValueError(f'{func_name}: {arg_name} must be positive, got '
+                         f'{value}')
     return value
 
 
@@ -64,3 +80,15 @@ def expect_axis(x_type, axis, arg_name='axis', extra=0):
         type_check.expect(shown < bound)
     else:
         type_check.expect(-shown <= bound)
+
+
+class AlongAxis(function_node.FunctionNode):
+    """A node of one input ``x`` that works along one of its axes,
+    ``axis`` (an int, negative from the end)."""
+
+    def __init__(self, axis):
+        self.axis = axis
+
+    def check_type_forward(self, in_types):
+        type_check.argname(in_types, ('x',))
+        expect_axis(in_types[0], self.axis)

@@ -15,6 +15,25 @@ def name_sequence(in_types, name):
                            tuple(f'{name}[{i}]' for i in range(len(in_types))))
 
 
+def expect_sequence(in_types):
+    """Check that a sequence ``xs`` of inputs is not empty, naming them in
+    messages; returns the type of ``xs[0]``."""
+    type_check.expect(in_types.size() > 0)
+    name_sequence(in_types, 'xs')
+    return in_types[0]
+
+
+def apply_join(node_class, func_name, xs, axis):
+    """Check ``xs`` (not empty) and ``axis`` (an int), then join xs with
+    ``node_class(axis)``."""
+    xs = tuple(xs)
+    if not xs:
+        raise ValueError(f'{func_name}: xs must hold at least one array')
+    axis = _axes.check_int(func_name, 'axis', axis)
+    y, = node_class(axis).apply(xs)
+    return y
+
+
 class Concat(function_node.FunctionNode):
     """Join arrays along an existing axis; the gradient splits back."""
 
@@ -22,9 +41,7 @@ class Concat(function_node.FunctionNode):
         self.axis = axis
 
     def check_type_forward(self, in_types):
-        type_check.expect(in_types.size() > 0)
-        name_sequence(in_types, 'xs')
-        first = in_types[0]
+        first = expect_sequence(in_types)
         _axes.expect_axis(first, self.axis)
         axis = self.axis % len(type_check.eval(first.shape))
         for x_type in in_types[1:]:
@@ -59,12 +76,7 @@ def concat(xs, axis=1):
     Returns:
         Variable whose ``axis`` is the sum of the inputs' along it.
     """
-    xs = tuple(xs)
-    if not xs:
-        raise ValueError('concat: xs must hold at least one array')
-    axis = _axes.check_int('concat', 'axis', axis)
-    y, = Concat(axis).apply(xs)
-    return y
+    return apply_join(Concat, 'concat', xs, axis)
 
 
 def concat_at_least(func_name, xs, ndim, new_shape, axis):

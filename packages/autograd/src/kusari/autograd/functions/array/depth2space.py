@@ -21,9 +21,10 @@ def space_to_depth(x, r):
     return x.reshape(n, r * r * c, h // r, w // r)
 
 
-class Depth2Space(function_node.FunctionNode):
-    """Move channels into ``r x r`` pixel blocks; the gradient moves them
-    back (:class:`Space2Depth`)."""
+class BlockMove(function_node.FunctionNode):
+    """Moving data between channels and ``r x r`` pixel blocks of a 4-D
+    ``X``; subclasses check the divisibility of X's shape by ``r`` in
+    ``expect_divisible(x_type, r)``."""
 
     def __init__(self, r):
         self.r = r
@@ -33,6 +34,14 @@ class Depth2Space(function_node.FunctionNode):
         x_type, = in_types
         r = type_check.make_variable(self.r, 'r')
         type_check.expect(x_type.ndim == 4)
+        self.expect_divisible(x_type, r)
+
+
+class Depth2Space(BlockMove):
+    """Move channels into ``r x r`` pixel blocks; the gradient moves them
+    back (:class:`Space2Depth`)."""
+
+    def expect_divisible(self, x_type, r):
         type_check.expect(x_type.shape[1] % (r * r) == 0)
 
     def forward(self, inputs):

@@ -1,18 +1,10 @@
 """Reversing the order of elements along an axis."""
-from kusari.autograd import function_node
 from kusari.autograd.functions.array import _axes
 from kusari.autograd.utils import type_check
 
 
-class Flip(function_node.FunctionNode):
+class Flip(_axes.AlongAxis):
     """Reverse an axis (a view); the gradient reverses it back."""
-
-    def __init__(self, axis):
-        self.axis = axis
-
-    def check_type_forward(self, in_types):
-        type_check.argname(in_types, ('x',))
-        _axes.expect_axis(in_types[0], self.axis)
 
     def forward(self, inputs):
         x, = inputs

@@ -1,21 +1,12 @@
 """Splitting an array into its slices along an axis."""
-from kusari.autograd import function_node
 from kusari.autograd.functions.array import _axes
 from kusari.autograd.functions.array.split_axis import zeros_for_missing
 from kusari.autograd.functions.array.stack import stack
-from kusari.autograd.utils import type_check
 
 
-class Separate(function_node.FunctionNode):
+class Separate(_axes.AlongAxis):
     """The slices ``x[..., i, ...]`` along an axis (views); the gradient
     stacks back."""
-
-    def __init__(self, axis):
-        self.axis = axis
-
-    def check_type_forward(self, in_types):
-        type_check.argname(in_types, ('x',))
-        _axes.expect_axis(in_types[0], self.axis)
 
     def forward(self, inputs):
         x, = inputs

@@ -1,23 +1,16 @@
 """Rearranging blocks of pixels into channels."""
-from kusari.autograd import function_node
 from kusari.autograd.functions.array import _axes
+from kusari.autograd.functions.array import depth2space
 from kusari.autograd.functions.array.depth2space import Depth2Space
 from kusari.autograd.functions.array.depth2space import space_to_depth
 from kusari.autograd.utils import type_check
 
 
-class Space2Depth(function_node.FunctionNode):
+class Space2Depth(depth2space.BlockMove):
     """Move ``r x r`` pixel blocks into channels; the gradient moves them
     back (:class:`Depth2Space`)."""
 
-    def __init__(self, r):
-        self.r = r
-
-    def check_type_forward(self, in_types):
-        type_check.argname(in_types, ('X',))
-        x_type, = in_types
-        r = type_check.make_variable(self.r, 'r')
-        type_check.expect(x_type.ndim == 4)
+    def expect_divisible(self, x_type, r):
         type_check.expect(x_type.shape[2] % r == 0,
                           x_type.shape[3] % r == 0)
 

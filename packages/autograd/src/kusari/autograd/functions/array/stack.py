@@ -2,7 +2,8 @@
 from kusari.array import backend
 from kusari.autograd import function_node
 from kusari.autograd.functions.array import _axes
-from kusari.autograd.functions.array.concat import name_sequence
+from kusari.autograd.functions.array.concat import apply_join
+from kusari.autograd.functions.array.concat import expect_sequence
 from kusari.autograd.utils import type_check
 
 
@@ -14,9 +15,7 @@ class Stack(function_node.FunctionNode):
         self.axis = axis
 
     def check_type_forward(self, in_types):
-        type_check.expect(in_types.size() > 0)
-        name_sequence(in_types, 'xs')
-        first = in_types[0]
+        first = expect_sequence(in_types)
         _axes.expect_axis(first, self.axis, extra=1)
         for x_type in in_types[1:]:
             type_check.expect(x_type.dtype == first.dtype,
@@ -42,9 +41,4 @@ def stack(xs, axis=0):
     Returns:
         Variable with one more axis, of length ``len(xs)``.
     """
-    xs = tuple(xs)
-    if not xs:
-        raise ValueError('stack: xs must hold at least one array')
-    axis = _axes.check_int('stack', 'axis', axis)
-    y, = Stack(axis).apply(xs)
-    return y
+    return apply_join(Stack, 'stack', xs, axis)

@@ -4,6 +4,7 @@ import operator
 import numpy
 
 from kusari.array import backend
+from kusari.autograd.functions.math.sum import sum as _sum
 from kusari.autograd.utils import type_check
 
 
@@ -33,6 +34,29 @@ def expect_groups(func_name, groups):
     return expand(func_name, 'groups', groups, 1, 1)[0]
 
 
+def expand_options(func_name, ndim, stride, pad, dilate, groups):
+    """The checked ``(stride, pad, dilate, groups)`` of a (de)convolution
+    over ``ndim`` spatial axes."""
+    return (expand(func_name, 'stride', stride, ndim, 1),
+            expand(func_name, 'pad', pad, ndim, 0),
+            expand(func_name, 'dilate', dilate, ndim, 1),
+            expect_groups(func_name, groups))
+
+
+def expect_x_and_w(in_types, ndim, groups, transposed):
+    """Type-check the input ``x`` and filter ``W`` of a (de)convolution
+    (``transposed``: W is ``(c, out / groups, ...)``); returns their
+    types."""
+    type_check.argname(in_types, ('x', 'W', 'b')[:len(in_types)])
+    x_type, w_type = in_types[:2]
+    in_c = w_type.shape[0] if transposed else w_type.shape[1] * groups
+    type_check.expect(
+        x_type.dtype.kind == 'f', w_type.dtype == x_type.dtype,
+        x_type.ndim == ndim + 2, w_type.ndim == ndim + 2,
+        x_type.shape[1] == in_c, w_type.shape[0] % groups == 0)
+    return x_type, w_type
+
+
 def expect_bias(in_types, n_out):
     """Type-check the optional bias ``b`` (third input) against x."""
     if len(in_types) == 3:
@@ -52,15 +76,34 @@ def gemm(a, b):
     return xp.matmul(a, b)
 
 
-def add_bias(y, b):
-    """``y += b`` along axis 1 of ``y``, in place; returns ``y``."""
-    y += b.reshape((1, -1) + (1,) * (y.ndim - 2))
-    return y
+def outputs(y, inputs):
+    """The outputs ``(y,)`` of a (de)convolution of ``inputs``: the bias
+    ``inputs[2]``, if given, is added in place along axis 1 of ``y``."""
+    if len(inputs) == 3:
+        y += inputs[2].reshape((1, -1) + (1,) * (y.ndim - 2))
+    return y,
 
 
 def spatial_axes(ndim):
     """Axes summed for the bias gradient: the batch and spatial axes."""
     return (0,) + tuple(range(2, ndim + 2))
+
+
+def gradients(node, indexes, grad_outputs, grad_x, grad_w):
+    """The gradients of ``(x, W[, b])`` of the (de)convolution ``node``
+    that ``indexes`` asks for. ``grad_x(x, W, gy)`` and ``grad_w(x, W,
+    gy)`` are called only when wanted; b's is ``gy`` summed over the batch
+    and spatial axes."""
+    x, W = node.get_retained_inputs()
+    gy, = grad_outputs
+    ret = []
+    if 0 in indexes:
+        ret.append(grad_x(x, W, gy))
+    if 1 in indexes:
+        ret.append(grad_w(x, W, gy))
+    if 2 in indexes:
+        ret.append(_sum(gy, axis=spatial_axes(node.ndim)))
+    return ret
 
 
 def spatial_ndim(func_name, x):

@@ -9,7 +9,6 @@ import math
 from kusari.autograd import function_node
 from kusari.autograd.functions.connection import _geometry
 from kusari.autograd.functions.connection import deconvolution_nd
-from kusari.autograd.functions.math.sum import sum as _sum
 from kusari.autograd.utils import conv
 from kusari.autograd.utils import type_check
 
@@ -33,18 +32,12 @@ class ConvolutionND(function_node.FunctionNode):
         self.outsize = outsize
 
     def check_type_forward(self, in_types):
-        type_check.argname(in_types, ('x', 'W', 'b')[:len(in_types)])
-        x_type, w_type = in_types[:2]
-        nd = self.ndim
-        type_check.expect(
-            x_type.dtype.kind == 'f', w_type.dtype == x_type.dtype,
-            x_type.ndim == nd + 2, w_type.ndim == nd + 2,
-            x_type.shape[1] == w_type.shape[1] * self.groups,
-            w_type.shape[0] % self.groups == 0)
+        x_type, w_type = _geometry.expect_x_and_w(
+            in_types, self.ndim, self.groups, False)
         if self.outsize is None:
             # The kernel must fit in the padded input: an output length of
             # at least one.
-            for i in range(nd):
+            for i in range(self.ndim):
                 extra = self.stride[i] - 1 if self.cover_all else 0
                 type_check.expect(
                     x_type.shape[2 + i] + (2 * self.pad[i] + extra)
@@ -58,24 +51,16 @@ class ConvolutionND(function_node.FunctionNode):
             x, W.shape[2:], self.stride, self.pad, 0, self.cover_all,
             self.dilate, self.outsize)
         y = grouped_conv(self.col, W, self.groups)
-        if len(inputs) == 3:
-            _geometry.add_bias(y, inputs[2])
-        return y,
+        return _geometry.outputs(y, inputs)
 
     def backward(self, indexes, grad_outputs):
-        x, W = self.get_retained_inputs()
-        gy, = grad_outputs
-        ret = []
-        if 0 in indexes:
-            ret.append(deconvolution_nd.DeconvolutionND(
+        return _geometry.gradients(
+            self, indexes, grad_outputs,
+            lambda x, W, gy: deconvolution_nd.DeconvolutionND(
                 self.ndim, self.stride, self.pad, x.shape[2:], self.dilate,
-                self.groups).apply((gy, W))[0])
-        if 1 in indexes:
-            ret.append(ConvolutionNDGradW(self, W.shape[2:], self.col).apply(
-                (x, gy))[0])
-        if 2 in indexes:
-            ret.append(_sum(gy, axis=_geometry.spatial_axes(self.ndim)))
-        return ret
+                self.groups).apply((gy, W))[0],
+            lambda x, W, gy: ConvolutionNDGradW(
+                self, W.shape[2:], self.col).apply((x, gy))[0])
 
 
 def grouped_conv(col, W, groups):
@@ -150,11 +135,9 @@ def apply_convolution(node_class, func_name, x, W, b, ndim, stride, pad,
                       cover_all, dilate, groups):
     """Check the options, then apply ``node_class`` (a ConvolutionND) to
     ``(x, W[, b])``."""
-    node = node_class(
-        ndim, _geometry.expand(func_name, 'stride', stride, ndim, 1),
-        _geometry.expand(func_name, 'pad', pad, ndim, 0), bool(cover_all),
-        _geometry.expand(func_name, 'dilate', dilate, ndim, 1),
-        _geometry.expect_groups(func_name, groups))
+    stride, pad, dilate, groups = _geometry.expand_options(
+        func_name, ndim, stride, pad, dilate, groups)
+    node = node_class(ndim, stride, pad, bool(cover_all), dilate, groups)
     inputs = (x, W) if b is None else (x, W, b)
     return node.apply(inputs)[0]
 

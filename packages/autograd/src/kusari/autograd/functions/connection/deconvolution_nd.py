@@ -11,7 +11,6 @@ import math
 from kusari.autograd import function_node
 from kusari.autograd.functions.connection import _geometry
 from kusari.autograd.functions.connection import convolution_nd
-from kusari.autograd.functions.math.sum import sum as _sum
 from kusari.autograd.utils import conv
 from kusari.autograd.utils import type_check
 
@@ -33,19 +32,13 @@ class DeconvolutionND(function_node.FunctionNode):
         self.groups = groups
 
     def check_type_forward(self, in_types):
-        type_check.argname(in_types, ('x', 'W', 'b')[:len(in_types)])
-        x_type, w_type = in_types[:2]
-        nd = self.ndim
-        type_check.expect(
-            x_type.dtype.kind == 'f', w_type.dtype == x_type.dtype,
-            x_type.ndim == nd + 2, w_type.ndim == nd + 2,
-            x_type.shape[1] == w_type.shape[0],
-            w_type.shape[0] % self.groups == 0)
+        x_type, w_type = _geometry.expect_x_and_w(
+            in_types, self.ndim, self.groups, True)
         if self.outsize is not None:
             # The convolution this transposes must map outsize back onto
             # x's lengths, with or without cover_all.
             ksize = type_check.eval(w_type.shape)[2:]
-            for i in range(nd):
+            for i in range(self.ndim):
                 geometry = (ksize[i], self.stride[i], self.pad[i])
                 lower = conv.get_conv_outsize(
                     self.outsize[i], *geometry, d=self.dilate[i])
@@ -74,24 +67,16 @@ class DeconvolutionND(function_node.FunctionNode):
         self._outsize = outsize
         col = grouped_deconv(x, W, self.groups)
         y = conv.col2im(col, self.stride, self.pad, outsize, self.dilate)
-        if len(inputs) == 3:
-            _geometry.add_bias(y, inputs[2])
-        return y,
+        return _geometry.outputs(y, inputs)
 
     def backward(self, indexes, grad_outputs):
-        x, W = self.get_retained_inputs()
-        gy, = grad_outputs
-        ret = []
-        if 0 in indexes:
-            ret.append(convolution_nd.ConvolutionND(
+        return _geometry.gradients(
+            self, indexes, grad_outputs,
+            lambda x, W, gy: convolution_nd.ConvolutionND(
                 self.ndim, self.stride, self.pad, False, self.dilate,
-                self.groups, x.shape[2:]).apply((gy, W))[0])
-        if 1 in indexes:
-            grad_w = convolution_nd.ConvolutionNDGradW(self, W.shape[2:])
-            ret.append(grad_w.apply((gy, x))[0])
-        if 2 in indexes:
-            ret.append(_sum(gy, axis=_geometry.spatial_axes(self.ndim)))
-        return ret
+                self.groups, x.shape[2:]).apply((gy, W))[0],
+            lambda x, W, gy: convolution_nd.ConvolutionNDGradW(
+                self, W.shape[2:]).apply((gy, x))[0])
 
 
 def grouped_deconv(x, W, groups):
@@ -112,11 +97,9 @@ def apply_deconvolution(node_class, func_name, x, W, b, ndim, stride, pad,
     ``(x, W[, b])``."""
     if outsize is not None:
         outsize = _geometry.expand(func_name, 'outsize', outsize, ndim, 1)
-    node = node_class(
-        ndim, _geometry.expand(func_name, 'stride', stride, ndim, 1),
-        _geometry.expand(func_name, 'pad', pad, ndim, 0), outsize,
-        _geometry.expand(func_name, 'dilate', dilate, ndim, 1),
-        _geometry.expect_groups(func_name, groups))
+    stride, pad, dilate, groups = _geometry.expand_options(
+        func_name, ndim, stride, pad, dilate, groups)
+    node = node_class(ndim, stride, pad, outsize, dilate, groups)
     inputs = (x, W) if b is None else (x, W, b)
     return node.apply(inputs)[0]
 

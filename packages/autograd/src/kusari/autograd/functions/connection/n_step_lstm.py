@@ -91,22 +91,10 @@ def n_step_bilstm(n_layers, dropout_ratio, hx, cx, ws, bs, xs, **kwargs):
 
     As :func:`n_step_lstm`, with a forward and a backward LSTM per layer,
     whose outputs are concatenated (forward first) into the next layer's
-    input. The states and weights of layer l, direction d (0 forward,
-    1 backward) are at index ``2 l + d``.
-
-    Args:
-        n_layers (int): Number of layers S.
-        dropout_ratio (float): Dropout ratio, in [0, 1).
-        hx: Variable (2 S, B, N), the initial hidden states.
-        cx: Variable (2 S, B, N), the initial cell states.
-        ws: 2 S lists of 8 weights: ``ws[i][0..3]`` (N, I) for layer 0,
-            (N, 2 N) for the others; ``ws[i][4..7]`` (N, N).
-        bs: 2 S lists of 8 biases (N,).
-        xs: list of T Variables ``(B_t, I)``, ``B_t`` not increasing.
-
-    Returns:
-        tuple: ``(hy, cy, ys)``: the last states (2 S, B, N) and the
-        outputs ``ys[t]`` (B_t, 2 N).
+    input. ``hx``, ``cx``, ``ws`` and ``bs`` hold 2 S entries, those of
+    layer l, direction d (0 forward, 1 backward) at index ``2 l + d``;
+    the input weights of the layers above 0 are (N, 2 N), and the
+    outputs ``ys[t]`` are (B_t, 2 N).
     """
     return n_step_lstm_base(n_layers, dropout_ratio, hx, cx, ws, bs, xs,
                             True, **kwargs)

@@ -8,6 +8,7 @@ from kusari.autograd.functions.math.average import mean
 from kusari.autograd.functions.math.sqrt import sqrt
 from kusari.autograd.functions.math.sum import sum as sum_
 from kusari.autograd.utils import type_check
+from kusari.autograd.utils.array import force_array
 from kusari.autograd.variable import as_array
 
 
@@ -67,10 +68,28 @@ def check_labels(func_name, t, n_class, ignore_label):
             f'{tuple(int(i) for i in xp.argwhere(bad)[0])})')
 
 
+def expect_scores_and_labels(in_types):
+    """Type-check the inputs ``(x, t)`` of a classification loss: float
+    scores and int labels; returns their types."""
+    type_check.argname(in_types, ('x', 't'))
+    x_type, t_type = in_types
+    type_check.expect(x_type.dtype.kind == 'f', t_type.dtype.kind == 'i')
+    return x_type, t_type
+
+
 def accumulation_dtype(dtype):
     """float32 for float16 (sums of many float16 values lose precision),
     else ``dtype``."""
     return numpy.dtype(numpy.float32) if dtype == numpy.float16 else dtype
+
+
+def summed_mean(xp, values, dtype):
+    """The mean of the array ``values`` (overwritten), summed in
+    :func:`accumulation_dtype`, as a 0-d array of ``dtype``."""
+    total = values.sum(dtype=accumulation_dtype(dtype))
+    # An empty input has no mean: NaN, as numpy.mean gives.
+    size = values.size
+    return force_array(total / size if size else xp.asarray(xp.nan), dtype)
 
 
 def check_same_float(func_name, names, inputs):

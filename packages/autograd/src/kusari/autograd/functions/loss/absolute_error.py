@@ -19,13 +19,6 @@ class AbsoluteError(_pairwise.PairwiseLoss):
 
 
 def absolute_error(x0, x1):
-    """Elementwise absolute error :math:`|x_0 - x_1|`.
-
-    Args:
-        x0: Variable or array, float.
-        x1: Variable or array of the shape and dtype of ``x0``.
-
-    Returns:
-        Variable of the same shape and dtype.
-    """
+    """Elementwise absolute error :math:`|x_0 - x_1|`; the arguments and
+    the result are those of :func:`~chainer.functions.squared_error`."""
     return AbsoluteError().apply((x0, x1))[0]

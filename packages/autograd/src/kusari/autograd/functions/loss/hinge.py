@@ -18,11 +18,8 @@ class Hinge(function_node.FunctionNode):
         self.reduce = reduce
 
     def check_type_forward(self, in_types):
-        type_check.argname(in_types, ('x', 't'))
-        x_type, t_type = in_types
-        type_check.expect(x_type.dtype.kind == 'f',
-                          t_type.dtype.kind == 'i',
-                          x_type.ndim == 2, t_type.ndim == 1)
+        x_type, t_type = _common.expect_scores_and_labels(in_types)
+        type_check.expect(x_type.ndim == 2, t_type.ndim == 1)
         type_check.expect(x_type.shape[0] == t_type.shape[0])
 
     def forward(self, inputs):

@@ -4,7 +4,6 @@ from kusari.autograd.functions.activation._elementwise import ScaleGrad
 from kusari.autograd.functions.array.broadcast import broadcast_to
 from kusari.autograd.functions.loss import _common
 from kusari.autograd.functions.loss import _pairwise
-from kusari.autograd.utils.array import force_array
 
 
 class MeanAbsoluteError(_pairwise.PairwiseLoss):
@@ -19,10 +18,7 @@ class MeanAbsoluteError(_pairwise.PairwiseLoss):
         self._slope = xp.sign(diff)
         if size:
             self._slope *= x0.dtype.type(1 / size)
-        total = xp.abs(diff, out=diff).sum(
-            dtype=_common.accumulation_dtype(x0.dtype))
-        return force_array(total / size if size else xp.asarray(xp.nan),
-                           x0.dtype),
+        return _common.summed_mean(xp, xp.abs(diff, out=diff), x0.dtype),
 
     def grad_x0(self, gy):
         return ScaleGrad(self._slope).apply(
@@ -31,13 +27,6 @@ class MeanAbsoluteError(_pairwise.PairwiseLoss):
 
 def mean_absolute_error(x0, x1):
     """Mean absolute error :math:`\\frac{1}{N} \\sum_i |x_{0i} - x_{1i}|`
-    over all ``N`` elements.
-
-    Args:
-        x0: Variable or array, float.
-        x1: Variable or array of the shape and dtype of ``x0``.
-
-    Returns:
-        Variable holding a scalar of the dtype of ``x0``.
-    """
+    over all ``N`` elements; the arguments and the result are those of
+    :func:`~chainer.functions.mean_squared_error`."""
     return MeanAbsoluteError().apply((x0, x1))[0]

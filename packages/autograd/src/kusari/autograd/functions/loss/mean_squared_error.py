@@ -3,7 +3,6 @@ from kusari.array import backend
 from kusari.autograd.functions.array.broadcast import broadcast_to
 from kusari.autograd.functions.loss import _common
 from kusari.autograd.functions.loss import _pairwise
-from kusari.autograd.utils.array import force_array
 
 
 class MeanSquaredError(_pairwise.PairwiseLoss):
@@ -14,11 +13,8 @@ class MeanSquaredError(_pairwise.PairwiseLoss):
         self.retain_inputs((0, 1))
         xp = backend.get_array_module(x0)
         diff = xp.subtract(x0, x1, out=xp.empty_like(x0))
-        total = xp.square(diff, out=diff).sum(
-            dtype=_common.accumulation_dtype(x0.dtype))
-        # An empty input has no mean: NaN, as numpy.mean gives.
-        return force_array(total / diff.size if diff.size else
-                           xp.asarray(xp.nan), x0.dtype),
+        return _common.summed_mean(
+            xp, xp.square(diff, out=diff), x0.dtype),
 
     def grad_x0(self, gy):
         x0, x1 = self.get_retained_inputs()

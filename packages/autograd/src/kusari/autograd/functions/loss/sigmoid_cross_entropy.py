@@ -19,11 +19,8 @@ class SigmoidCrossEntropy(function_node.FunctionNode):
         self.reduce = reduce
 
     def check_type_forward(self, in_types):
-        type_check.argname(in_types, ('x', 't'))
-        x_type, t_type = in_types
-        type_check.expect(x_type.dtype.kind == 'f',
-                          t_type.dtype.kind == 'i',
-                          x_type.shape == t_type.shape)
+        x_type, t_type = _common.expect_scores_and_labels(in_types)
+        type_check.expect(x_type.shape == t_type.shape)
 
     def forward(self, inputs):
         x, t = inputs

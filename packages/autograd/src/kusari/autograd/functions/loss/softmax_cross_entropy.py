@@ -57,11 +57,8 @@ class SoftmaxCrossEntropy(function_node.FunctionNode):
         return _NAME
 
     def check_type_forward(self, in_types):
-        type_check.argname(in_types, ('x', 't'))
-        x_type, t_type = in_types
-        type_check.expect(x_type.dtype.kind == 'f',
-                          t_type.dtype.kind == 'i',
-                          x_type.ndim == t_type.ndim + 1,
+        x_type, t_type = _common.expect_scores_and_labels(in_types)
+        type_check.expect(x_type.ndim == t_type.ndim + 1,
                           x_type.ndim >= 2)
         type_check.expect(x_type.shape[0] == t_type.shape[0],
                           x_type.shape[2:] == t_type.shape[1:])

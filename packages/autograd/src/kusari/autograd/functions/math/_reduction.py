@@ -1,6 +1,7 @@
 """The shared shape of reductions over axes (max, min, mean, prod,
 logsumexp): the axis argument, the type check, and how a reduced gradient
-is spread back over the input's shape."""
+is spread back over the input's shape. Its type check also serves
+arg-reductions and cumulative functions."""
 from kusari.autograd import function_node
 from kusari.autograd.functions.array.broadcast import broadcast_to
 from kusari.autograd.functions.array.reshape import reshape
@@ -10,19 +11,15 @@ from kusari.autograd.functions.math.sum import normalize_axis
 from kusari.autograd.utils import type_check
 
 
-class Reduction(function_node.FunctionNode):
-    """A one-input float reduction over ``axis`` (None, an int or a tuple
-    of ints), keeping the reduced axes when ``keepdims``.
+class AxisFunction(function_node.FunctionNode):
+    """A function of one float input ``x`` along ``axis`` (reductions,
+    arg-reductions, cumulative functions).
 
-    Subclasses set ``name``, the public function named in errors.
+    Subclasses set ``name``, the public function named in errors, and
+    check the rest of x's type in ``expect_input(x_type)``.
     """
 
     name = None
-    keepdims = False
-
-    def __init__(self, axis=None, keepdims=False):
-        self.axis = normalize_axis(self.name, axis)
-        self.keepdims = keepdims
 
     @property
     def label(self):
@@ -32,6 +29,20 @@ class Reduction(function_node.FunctionNode):
         type_check.argname(in_types, ('x',))
         x_type, = in_types
         type_check.expect(x_type.dtype.kind == 'f')
+        self.expect_input(x_type)
+
+
+class Reduction(AxisFunction):
+    """A one-input float reduction over ``axis`` (None, an int or a tuple
+    of ints), keeping the reduced axes when ``keepdims``."""
+
+    keepdims = False
+
+    def __init__(self, axis=None, keepdims=False):
+        self.axis = normalize_axis(self.name, axis)
+        self.keepdims = keepdims
+
+    def expect_input(self, x_type):
         if self.axis is not None:
             expect_axes_in_range(x_type, self.axis)
 

@@ -45,14 +45,8 @@ class Cumprod(Scan):
 
 
 def cumprod(x, axis=None):
-    """Cumulative product of the elements of ``x`` along ``axis``.
-
-    Args:
-        x: Variable or array, float.
-        axis: an int, or None to run over the flattened ``x``.
-
-    Returns:
-        Variable of the shape of ``x``, or 1-D when ``axis`` is None.
+    """Cumulative product of the elements of ``x`` along ``axis``; the
+    arguments and the result are those of :func:`~chainer.functions.cumsum`.
     """
     y, = Cumprod(axis).apply((x,))
     return y

@@ -1,10 +1,9 @@
 """Cumulative sum along an axis."""
 from kusari.array import backend
-from kusari.autograd import function_node
 from kusari.autograd.functions.array import _axes
 from kusari.autograd.functions.array.flip import flip
 from kusari.autograd.functions.array.reshape import reshape
-from kusari.autograd.utils import type_check
+from kusari.autograd.functions.math import _reduction
 
 
 def check_scan_axis(func_name, axis):
@@ -14,23 +13,14 @@ def check_scan_axis(func_name, axis):
     return _axes.check_int(func_name, 'axis', axis)
 
 
-class Scan(function_node.FunctionNode):
+class Scan(_reduction.AxisFunction):
     """Shared check and layout of cumulative functions: with ``axis``
     None they run over the flattened input, giving a 1-D output."""
-
-    name = None
 
     def __init__(self, axis=None):
         self.axis = check_scan_axis(self.name, axis)
 
-    @property
-    def label(self):
-        return self.name
-
-    def check_type_forward(self, in_types):
-        type_check.argname(in_types, ('x',))
-        x_type, = in_types
-        type_check.expect(x_type.dtype.kind == 'f')
+    def expect_input(self, x_type):
         if self.axis is not None:
             _axes.expect_axis(x_type, self.axis)
 

@@ -10,15 +10,7 @@ class Minimum(_elementwise.ElementwiseSelection):
 
 
 def minimum(x1, x2):
-    """Elementwise minimum of ``x1`` and ``x2``.
-
-    Where they are equal, the gradient goes to ``x1``.
-
-    Args:
-        x1: Variable or array, float.
-        x2: Variable or array of the same dtype, broadcastable with ``x1``.
-
-    Returns:
-        Variable of the broadcast shape and the inputs' dtype.
+    """Elementwise minimum of ``x1`` and ``x2``; the arguments, the result
+    and the gradient on ties are those of :func:`~chainer.functions.maximum`.
     """
     return Minimum().apply((x1, x2))[0]

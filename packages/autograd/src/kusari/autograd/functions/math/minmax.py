@@ -2,7 +2,6 @@
 import numpy
 
 from kusari.array import backend
-from kusari.autograd import function_node
 from kusari.autograd.functions.array import _axes
 from kusari.autograd.functions.math import _reduction
 from kusari.autograd.utils import type_check
@@ -44,24 +43,16 @@ class Min(_Selection):
     name = 'min'
 
 
-class _IndexSelection(function_node.FunctionNode):
+class _IndexSelection(_reduction.AxisFunction):
     """argmax or argmin over one axis or all; not differentiable."""
-
-    name = None
 
     def __init__(self, axis=None):
         if axis is not None:
             axis = _axes.check_int(self.name, 'axis', axis)
         self.axis = axis
 
-    @property
-    def label(self):
-        return self.name
-
-    def check_type_forward(self, in_types):
-        type_check.argname(in_types, ('x',))
-        x_type, = in_types
-        type_check.expect(x_type.dtype.kind == 'f', x_type.size > 0)
+    def expect_input(self, x_type):
+        type_check.expect(x_type.size > 0)
         if self.axis is not None:
             _axes.expect_axis(x_type, self.axis)
 
@@ -101,18 +92,9 @@ def max(x, axis=None, keepdims=False):
 
 
 def min(x, axis=None, keepdims=False):
-    """Minimum of the elements of ``x`` over ``axis``.
-
-    The gradient flows to every element equal to the minimum.
-
-    Args:
-        x: Variable or array, float.
-        axis: None (all axes), an int or a tuple of ints.
-        keepdims: keep the reduced axes as length-one axes.
-
-    Returns:
-        Variable of the reduced shape.
-    """
+    """Minimum of the elements of ``x`` over ``axis``; the arguments and
+    the result are those of :func:`max`, and the gradient flows to every
+    element equal to the minimum."""
     y, = Min(axis, keepdims).apply((x,))
     return y
 
@@ -133,15 +115,7 @@ def argmax(x, axis=None):
 
 
 def argmin(x, axis=None):
-    """Index of the minimum of ``x`` over ``axis`` (of the flattened
-    array when None); not differentiable.
-
-    Args:
-        x: Variable or array, float.
-        axis: None or an int.
-
-    Returns:
-        Variable of int32 indexes.
-    """
+    """Index of the minimum of ``x`` over ``axis``; the arguments and the
+    result are those of :func:`argmax`."""
     y, = ArgMin(axis).apply((x,))
     return y

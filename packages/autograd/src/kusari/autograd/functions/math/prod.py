@@ -53,15 +53,7 @@ def _exclusive_cumprod(x):
 
 
 def prod(x, axis=None, keepdims=False):
-    """Product of the elements of ``x`` over ``axis``.
-
-    Args:
-        x: Variable or array, float.
-        axis: None (all axes), an int or a tuple of ints.
-        keepdims: keep the reduced axes as length-one axes.
-
-    Returns:
-        Variable of the reduced shape.
-    """
+    """Product of the elements of ``x`` over ``axis``; the arguments and
+    the result are those of :func:`~chainer.functions.max`."""
     y, = Prod(axis, keepdims).apply((x,))
     return y

@@ -4,19 +4,9 @@ from kusari.autograd.functions.math import _elementwise
 
 def scale(x, y, axis=1):
     """Multiply ``x`` by ``y``, broadcasting ``y`` over the axes of ``x``
-    it does not cover: ``y``'s axes lie on those of ``x`` from ``axis`` on.
+    it does not cover, as :func:`~chainer.functions.bias` adds it.
 
     For ``x`` of shape ``(2, 3, 4)`` and ``y`` of shape ``(3,)``,
     ``scale(x, y)`` multiplies every ``x[i, j, k]`` by ``y[j]``.
-
-    Args:
-        x: Variable or array: the input.
-        y: Variable or array of the same dtype, with
-            ``y.shape == x.shape[axis:axis + y.ndim]`` (or 1 where the two
-            differ): the scale.
-        axis (int): the first axis of ``x`` that ``y`` covers.
-
-    Returns:
-        Variable of ``x``'s shape and dtype.
     """
     return x * _elementwise.broadcast_along_axis('scale', x, y, axis)

@@ -1,5 +1,7 @@
-"""Keyword arguments Chainer v7 removed from the noise and normalization
-functions, rejected with Chainer's pointer to the configuration."""
+"""Argument checks of the noise functions: among them, the keyword
+arguments Chainer v7 removed from the noise and normalization functions,
+rejected with Chainer's pointer to the configuration."""
+from kusari.autograd.utils import type_check
 
 
 def reject_removed(func_name, kwargs):
@@ -21,3 +23,16 @@ def check_ratio(func_name, ratio):
         raise ValueError(f'{func_name}: ratio must be in [0, 1), got '
                          f'{ratio}')
     return ratio
+
+
+def expect_float_pair(in_types, names):
+    """Type-check two inputs called ``names``: the first float, the second
+    of its dtype and shape; returns the first's type."""
+    type_check.argname(in_types, names)
+    first, second = in_types
+    type_check.expect(
+        first.dtype.kind == 'f',
+        second.dtype == first.dtype,
+        second.shape == first.shape,
+    )
+    return first

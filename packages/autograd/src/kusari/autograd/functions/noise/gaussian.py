@@ -5,6 +5,7 @@ from kusari.array import backend
 from kusari.array import cuda
 from kusari.autograd import function_node
 from kusari.autograd.functions.math.exponential import exp
+from kusari.autograd.functions.noise import _arguments
 from kusari.autograd.utils import type_check
 from kusari.autograd.variable import as_array
 
@@ -28,13 +29,7 @@ class Gaussian(function_node.FunctionNode):
         self.eps = eps
 
     def check_type_forward(self, in_types):
-        type_check.argname(in_types, ('mean', 'ln_var'))
-        mean_type, ln_var_type = in_types
-        type_check.expect(
-            mean_type.dtype.kind == 'f',
-            ln_var_type.dtype == mean_type.dtype,
-            ln_var_type.shape == mean_type.shape,
-        )
+        mean_type = _arguments.expect_float_pair(in_types, ('mean', 'ln_var'))
         if self.eps is not None:
             eps = type_check.make_variable(self.eps, 'eps')
             type_check.expect(eps.shape == mean_type.shape)

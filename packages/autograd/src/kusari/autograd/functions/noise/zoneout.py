@@ -3,8 +3,8 @@ from kusari.array import backend
 from kusari.array import configuration
 from kusari.autograd import function_node
 from kusari.autograd.functions.activation._elementwise import ScaleGrad
+from kusari.autograd.functions.noise._arguments import expect_float_pair
 from kusari.autograd.functions.noise._arguments import reject_removed
-from kusari.autograd.utils import type_check
 from kusari.autograd.variable import as_variable
 
 
@@ -16,13 +16,7 @@ class Zoneout(function_node.FunctionNode):
         self.ratio = ratio
 
     def check_type_forward(self, in_types):
-        type_check.argname(in_types, ('h', 'x'))
-        h_type, x_type = in_types
-        type_check.expect(
-            h_type.dtype.kind == 'f',
-            x_type.dtype == h_type.dtype,
-            x_type.shape == h_type.shape,
-        )
+        expect_float_pair(in_types, ('h', 'x'))
 
     def forward(self, inputs):
         h, x = inputs

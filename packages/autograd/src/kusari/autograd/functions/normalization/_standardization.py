@@ -17,6 +17,7 @@ from kusari.array import backend
 from kusari.array import configuration
 from kusari.array import cuda
 from kusari.autograd import function_node
+from kusari.autograd.functions.array import _axes
 from kusari.autograd.functions.array.cast import cast
 from kusari.autograd.functions.array.reshape import reshape
 from kusari.autograd.functions.math.average import mean as mean_
@@ -282,3 +283,16 @@ def gradient_graph(x, gamma, gy, stat_axes, key_axes, eps):
         ggamma = cast(ggamma, gamma.dtype)
         gbeta = cast(gbeta, gamma.dtype)
     return gx, ggamma, gbeta
+
+
+def check_groups(func_name, x, groups):
+    """Return ``groups`` as a positive int that divides the channels of
+    x (its axis 1)."""
+    groups = _axes.check_positive(func_name, 'groups', groups)
+    if x.ndim < 2:
+        raise ValueError(f'{func_name}: x must have a batch and a channel '
+                         f'axis, got shape {x.shape}')
+    if x.shape[1] % groups:
+        raise ValueError(f'{func_name}: the {x.shape[1]} channels of x do '
+                         f'not divide into {groups} groups')
+    return groups

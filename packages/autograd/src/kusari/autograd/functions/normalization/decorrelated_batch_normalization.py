@@ -1,7 +1,6 @@
 """Decorrelated batch normalization: ZCA whitening of groups of channels.
 """
 import math
-import operator
 
 from kusari.array import backend
 from kusari.array import configuration
@@ -12,29 +11,11 @@ from kusari.autograd.functions.math.matmul import matmul
 from kusari.autograd.functions.noise._arguments import reject_removed
 from kusari.autograd.functions.normalization import batch_normalization \
     as batch_norm
+from kusari.autograd.functions.normalization import _standardization
 from kusari.autograd.functions.normalization._standardization import \
     compute_dtype
 from kusari.autograd.utils import type_check
 from kusari.autograd.variable import Variable
-
-
-def _check_groups(func_name, x, groups):
-    """Return ``groups`` as an int that divides the channels of x."""
-    try:
-        groups = operator.index(groups)
-    except TypeError:
-        raise TypeError(f'{func_name}: groups must be an int, got '
-                        f'{type(groups).__name__}') from None
-    if groups <= 0:
-        raise ValueError(f'{func_name}: groups must be positive, got '
-                         f'{groups}')
-    if x.ndim < 2:
-        raise ValueError(f'{func_name}: x must have a batch and a channel '
-                         f'axis, got shape {x.shape}')
-    if x.shape[1] % groups:
-        raise ValueError(f'{func_name}: the {x.shape[1]} channels of x do '
-                         f'not divide into {groups} groups')
-    return groups
 
 
 def _group_shape(x_shape, groups):
@@ -149,7 +130,8 @@ def decorrelated_batch_normalization(x, *, groups=16, eps=2e-5,
         Variable of x's shape and dtype.
     """
     reject_removed('decorrelated_batch_normalization', kwargs)
-    groups = _check_groups('decorrelated_batch_normalization', x, groups)
+    groups = _standardization.check_groups(
+        'decorrelated_batch_normalization', x, groups)
     channels = x.shape[1] // groups
     _check_shape('decorrelated_batch_normalization', 'running_mean',
                  running_mean, (groups, channels))
@@ -190,7 +172,7 @@ def fixed_decorrelated_batch_normalization(x, mean, projection, groups=16):
         Variable of x's shape and dtype.
     """
     func_name = 'fixed_decorrelated_batch_normalization'
-    groups = _check_groups(func_name, x, groups)
+    groups = _standardization.check_groups(func_name, x, groups)
     channels = x.shape[1] // groups
     _check_shape(func_name, 'mean', mean, (groups, channels))
     _check_shape(func_name, 'projection', projection,

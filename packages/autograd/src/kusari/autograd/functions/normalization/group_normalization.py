@@ -1,6 +1,5 @@
 """Group normalization."""
 import math
-import operator
 
 from kusari.autograd.functions.array.reshape import reshape
 from kusari.autograd.functions.normalization import _standardization
@@ -15,21 +14,8 @@ class GroupNormalization(_standardization.Standardization):
 
 
 def _check_arguments(x, groups, gamma, beta):
-    try:
-        groups = operator.index(groups)
-    except TypeError:
-        raise TypeError(f'group_normalization: groups must be an int, got '
-                        f'{type(groups).__name__}') from None
-    if groups <= 0:
-        raise ValueError(f'group_normalization: groups must be positive, '
-                         f'got {groups}')
-    if x.ndim < 2:
-        raise ValueError(f'group_normalization: x must have a batch and a '
-                         f'channel axis, got shape {x.shape}')
+    groups = _standardization.check_groups('group_normalization', x, groups)
     channels = x.shape[1]
-    if channels % groups:
-        raise ValueError(f'group_normalization: the {channels} channels of '
-                         f'x do not divide into {groups} groups')
     for name, param in (('gamma', gamma), ('beta', beta)):
         if param.shape != (channels,):
             raise ValueError(f'group_normalization: {name} must have shape '

@@ -32,19 +32,27 @@ def check_x(func_name, x):
             f'{getattr(x, "shape", None)}')
 
 
+def _checked_boxes(func_name, x, rois, fields):
+    """Check ``x``, then ``rois`` as a float array ``(R, k)`` of the ``k``
+    comma-separated ``fields``; return rois as an array."""
+    check_x(func_name, x)
+    rois = _raw(rois)
+    width = len(fields.split(','))
+    if getattr(rois, 'ndim', None) != 2 or rois.shape[1] != width \
+            or rois.dtype.kind != 'f':
+        raise ValueError(
+            f'{func_name}: rois must be a float array (R, {width}) of '
+            f'({fields}); got '
+            f'{getattr(rois, "dtype", type(rois).__name__)} of shape '
+            f'{getattr(rois, "shape", None)}')
+    return rois
+
+
 def check_rois(func_name, x, rois, roi_indices):
     """Check the regions ``(R, 4)`` (y_min, x_min, y_max, x_max) and their
     image indexes ``(R,)``; return both as arrays."""
-    check_x(func_name, x)
-    rois = _raw(rois)
+    rois = _checked_boxes(func_name, x, rois, 'y_min, x_min, y_max, x_max')
     roi_indices = _raw(roi_indices)
-    if getattr(rois, 'ndim', None) != 2 or rois.shape[1] != 4 \
-            or rois.dtype.kind != 'f':
-        raise ValueError(
-            f'{func_name}: rois must be a float array (R, 4) of (y_min, '
-            f'x_min, y_max, x_max); got '
-            f'{getattr(rois, "dtype", type(rois).__name__)} of shape '
-            f'{getattr(rois, "shape", None)}')
     if getattr(roi_indices, 'ndim', None) != 1 \
             or roi_indices.dtype.kind not in 'iu' \
             or roi_indices.shape[0] != rois.shape[0]:
@@ -70,15 +78,8 @@ def check_rois_with_index(func_name, x, rois):
     """Check regions ``(R, 5)`` of (image index, x_min, y_min, x_max,
     y_max); return them as image indexes and ``(R, 4)`` (y_min, x_min,
     y_max, x_max)."""
-    check_x(func_name, x)
-    rois = _raw(rois)
-    if getattr(rois, 'ndim', None) != 2 or rois.shape[1] != 5 \
-            or rois.dtype.kind != 'f':
-        raise ValueError(
-            f'{func_name}: rois must be a float array (R, 5) of (index, '
-            f'x_min, y_min, x_max, y_max); got '
-            f'{getattr(rois, "dtype", type(rois).__name__)} of shape '
-            f'{getattr(rois, "shape", None)}')
+    rois = _checked_boxes(func_name, x, rois,
+                          'index, x_min, y_min, x_max, y_max')
     _check_values(func_name, rois, rois[:, 0], x.shape[0])
     batch = rois[:, 0].astype(numpy.intp)
     return rois[:, [2, 1, 4, 3]], batch
@@ -274,3 +275,23 @@ def sampling_pair(func_name, sampling_ratio):
         return None
     return _geometry.expand(func_name, 'sampling_ratio', sampling_ratio, 2,
                             1)
+
+
+def pooling_terms(func_name, x, rois, roi_indices, outsize, spatial_scale):
+    """Check the arguments of an ROI pooling (regions rounded to pixels),
+    then its terms, as :func:`rounded_bin_terms`."""
+    rois, batch = check_rois(func_name, x, rois, roi_indices)
+    outsize = outsize_pair(func_name, outsize)
+    scale = check_scale(func_name, spatial_scale)
+    return rounded_bin_terms(x.shape, rois, batch, outsize, scale)
+
+
+def align_terms(func_name, x, rois, roi_indices, outsize, spatial_scale,
+                sampling_ratio):
+    """Check the arguments of an ROI Align, then its terms, as
+    :func:`bilinear_terms`."""
+    rois, batch = check_rois(func_name, x, rois, roi_indices)
+    outsize = outsize_pair(func_name, outsize)
+    scale = check_scale(func_name, spatial_scale)
+    ratio = sampling_pair(func_name, sampling_ratio)
+    return bilinear_terms(x.shape, rois, batch, outsize, scale, ratio)

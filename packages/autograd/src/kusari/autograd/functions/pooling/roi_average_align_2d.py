@@ -11,23 +11,12 @@ def roi_average_align_2d(x, rois, roi_indices, outsize, spatial_scale,
     of x sampled bilinearly on a regular grid of points in its bin
     (samples outside the image count as 0).
 
-    Args:
-        x: Variable or array ``(n, c, h, w)``, float.
-        rois: array ``(R, 4)`` of ``(y_min, x_min, y_max, x_max)``.
-        roi_indices: int array ``(R,)``: the image of each region.
-        outsize: int or pair ``(out_h, out_w)``: the bins per region.
-        spatial_scale (float): Scale of the ROI coordinates onto x.
-        sampling_ratio: int or pair: samples per bin along each axis;
-            None for ``ceil(region length / bins)``.
-
-    Returns:
-        Variable ``(R, c, out_h, out_w)``.
+    The arguments and the result are those of
+    :func:`~chainer.functions.roi_average_pooling_2d`, with one more:
+    ``sampling_ratio``, an int or a pair: the samples per bin along each
+    axis; None for ``ceil(region length / bins)``.
     """
-    func_name = 'roi_average_align_2d'
-    rois, batch = _roi.check_rois(func_name, x, rois, roi_indices)
-    outsize = _roi.outsize_pair(func_name, outsize)
-    scale = _roi.check_scale(func_name, spatial_scale)
-    ratio = _roi.sampling_pair(func_name, sampling_ratio)
-    index, weight, count = _roi.bilinear_terms(x.shape, rois, batch,
-                                               outsize, scale, ratio)
+    index, weight, count = _roi.align_terms(
+        'roi_average_align_2d', x, rois, roi_indices, outsize,
+        spatial_scale, sampling_ratio)
     return _roi.apply_sum(x, index, weight / count.reshape(-1, 1, 1, 1, 1))

@@ -19,11 +19,8 @@ def roi_average_pooling_2d(x, rois, roi_indices, outsize, spatial_scale):
     Returns:
         Variable ``(R, c, out_h, out_w)``.
     """
-    func_name = 'roi_average_pooling_2d'
-    rois, batch = _roi.check_rois(func_name, x, rois, roi_indices)
-    outsize = _roi.outsize_pair(func_name, outsize)
-    scale = _roi.check_scale(func_name, spatial_scale)
-    index, weight = _roi.rounded_bin_terms(x.shape, rois, batch, outsize,
-                                           scale)
+    index, weight = _roi.pooling_terms(
+        'roi_average_pooling_2d', x, rois, roi_indices, outsize,
+        spatial_scale)
     count = weight.sum(axis=-1, keepdims=True)
     return _roi.apply_sum(x, index, weight / count.clip(min=1))
