@@ -4,28 +4,14 @@ lazily shaped parameter fail clearly on an input of the wrong ndim."""
 import operator
 
 from kusari.array import initializers
+from kusari.autograd.functions.connection import _geometry
 from kusari.autograd.variable import Parameter
 
 
 def ntuple(layer_name, arg_name, value, ndim, minimum):
     """``value`` (an int or a sequence of ``ndim`` ints, each at least
     ``minimum``) as a tuple of ``ndim`` ints; a clear error otherwise."""
-    try:
-        if isinstance(value, (tuple, list)):
-            values = tuple(operator.index(v) for v in value)
-        else:
-            values = (operator.index(value),) * ndim
-    except TypeError:
-        values = None
-    if values is None or len(values) != ndim or isinstance(value, bool):
-        raise TypeError(
-            f'{layer_name}: {arg_name} must be an int or a sequence of '
-            f'{ndim} ints; got {value!r}')
-    if any(v < minimum for v in values):
-        raise ValueError(
-            f'{layer_name}: {arg_name} must be at least {minimum}; got '
-            f'{value!r}')
-    return values
+    return _geometry.expand(layer_name, arg_name, value, ndim, minimum)
 
 
 def positive_int(layer_name, arg_name, value, allow_none=False):
