@@ -144,7 +144,7 @@ class FunctionAdapter(function_node.FunctionNode):
         return tuple([gxs.get(i) for i in targets])
 
 
-class Function:
+class Function(function_node.ForwardByDevice):
     """Base of old-style differentiable functions.
 
     A subclass implements :meth:`forward` (or :meth:`forward_cpu` and
@@ -226,24 +226,6 @@ class Function:
 
     def check_type_forward(self, in_types):
         """Check the input types with :mod:`type_check` expressions."""
-
-    def forward(self, inputs):
-        """Output arrays from input arrays (tuples both).
-
-        By default calls :meth:`forward_cpu` or :meth:`forward_gpu` by the
-        array module of the inputs.
-        """
-        if backend.get_array_module(*inputs) is numpy:
-            return self.forward_cpu(inputs)
-        return self.forward_gpu(inputs)
-
-    def forward_cpu(self, inputs):
-        raise NotImplementedError(
-            f'{self.label} implements neither forward nor forward_cpu')
-
-    def forward_gpu(self, inputs):
-        raise NotImplementedError(
-            f'{self.label} implements neither forward nor forward_gpu')
 
     def backward(self, inputs, grad_outputs):
         """Input gradient arrays from the inputs and the output gradients.

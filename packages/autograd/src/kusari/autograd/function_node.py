@@ -29,7 +29,31 @@ _global_config = configuration.global_config.__dict__
 _hook_state = function_hook._local
 
 
-class FunctionNode:
+class ForwardByDevice:
+    """``forward`` that dispatches to ``forward_cpu`` or ``forward_gpu`` by
+    the array module of the inputs; shared by FunctionNode and the old-style
+    Function."""
+
+    def forward(self, inputs):
+        """Compute the output arrays from input arrays (a tuple each).
+
+        By default dispatches to :meth:`forward_cpu` or :meth:`forward_gpu`
+        by the array module of the inputs.
+        """
+        if backend.get_array_module(*inputs) is numpy:
+            return self.forward_cpu(inputs)
+        return self.forward_gpu(inputs)
+
+    def forward_cpu(self, inputs):
+        raise NotImplementedError(
+            f'{self.label} implements neither forward nor forward_cpu')
+
+    def forward_gpu(self, inputs):
+        raise NotImplementedError(
+            f'{self.label} implements neither forward nor forward_gpu')
+
+
+class FunctionNode(ForwardByDevice):
     """A differentiable function and its node in the computational graph.
 
     Subclasses implement :meth:`forward` (or :meth:`forward_cpu` and
@@ -189,24 +213,6 @@ class FunctionNode:
 
     def check_type_forward(self, in_types):
         """Check the input types with :mod:`type_check` expressions."""
-
-    def forward(self, inputs):
-        """Compute the output arrays from input arrays (a tuple each).
-
-        By default dispatches to :meth:`forward_cpu` or :meth:`forward_gpu`
-        by the array module of the inputs.
-        """
-        if backend.get_array_module(*inputs) is numpy:
-            return self.forward_cpu(inputs)
-        return self.forward_gpu(inputs)
-
-    def forward_cpu(self, inputs):
-        raise NotImplementedError(
-            f'{self.label} implements neither forward nor forward_cpu')
-
-    def forward_gpu(self, inputs):
-        raise NotImplementedError(
-            f'{self.label} implements neither forward nor forward_gpu')
 
     def retain_inputs(self, indexes):
         """Keep the inputs at ``indexes`` for backward (call in forward)."""
