@@ -48,6 +48,28 @@ class Initializer:
                 f'{array.dtype}')
 
 
+class Sampled(Initializer):
+    """Fills an array with samples of a distribution set by ``scale``.
+
+    Subclasses name the generator method (``method``) and give its
+    arguments for a scale (``arguments``).
+    """
+
+    method = None
+
+    def __init__(self, scale=0.05, dtype=None, *, rng=None):
+        self.scale = scale
+        self.rng = rng
+        super().__init__(dtype)
+
+    def arguments(self):
+        raise NotImplementedError
+
+    def __call__(self, array):
+        self.check_array(array)
+        assign(array, draw(self.method, array, self.rng, *self.arguments()))
+
+
 def assign(array, values):
     """Store ``values`` (an array on any device) into ``array`` in place."""
     device = backend.get_device_from_array(array)

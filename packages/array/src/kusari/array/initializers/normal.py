@@ -2,7 +2,7 @@
 from kusari.array.initializers import fans, initializer
 
 
-class Normal(initializer.Initializer):
+class Normal(initializer.Sampled):
     """Fills an array with samples of :math:`N(0, scale^2)`.
 
     Args:
@@ -13,15 +13,10 @@ class Normal(initializer.Initializer):
             array module's global one (``numpy.random`` on the host).
     """
 
-    def __init__(self, scale=0.05, dtype=None, *, rng=None):
-        self.scale = scale
-        self.rng = rng
-        super().__init__(dtype)
+    method = 'normal'
 
-    def __call__(self, array):
-        self.check_array(array)
-        initializer.assign(array, initializer.draw(
-            'normal', array, self.rng, 0.0, self.scale))
+    def arguments(self):
+        return 0.0, self.scale
 
 
 class LeCunNormal(fans.FanScaled):

@@ -2,7 +2,7 @@
 from kusari.array.initializers import fans, initializer
 
 
-class Uniform(initializer.Initializer):
+class Uniform(initializer.Sampled):
     """Fills an array with samples of :math:`U(-scale, scale)`.
 
     Args:
@@ -13,15 +13,10 @@ class Uniform(initializer.Initializer):
             array module's global one (``numpy.random`` on the host).
     """
 
-    def __init__(self, scale=0.05, dtype=None, *, rng=None):
-        self.scale = scale
-        self.rng = rng
-        super().__init__(dtype)
+    method = 'uniform'
 
-    def __call__(self, array):
-        self.check_array(array)
-        initializer.assign(array, initializer.draw(
-            'uniform', array, self.rng, -self.scale, self.scale))
+    def arguments(self):
+        return -self.scale, self.scale
 
 
 # A uniform on [-a, a] has standard deviation a / sqrt(3): each gain below is
