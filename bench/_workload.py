@@ -82,6 +82,22 @@ def per_second(step, units, quick):
                              for _ in range(rounds))
 
 
+def training_step(loss_of, batch, clear_grads, update):
+    """One iteration on a fixed batch: the loss, cleared gradients,
+    backward, update; each framework gives its own clearing and update."""
+    def step():
+        loss = loss_of(*batch)
+        clear_grads()
+        loss.backward()
+        update()
+    return step
+
+
+def report_iterations(measured, workload, step, quick):
+    """Time ``step`` and print its iterations per second."""
+    report(measured, workload, iterations_per_s=per_second(step, 1, quick))
+
+
 def chainer_measured(chainer):
     """What ``chainer`` is: Kusari's drop-in and Chainer both say 7.8.1."""
     distributions = metadata.packages_distributions().get('chainer', [])

@@ -9,8 +9,8 @@ import chainer.functions as F
 import chainer.links as L
 
 from _workload import (IMAGE, LENET_BATCH, N_CLASS, chainer_measured,
-                       classification_batch, parse_quick, per_second,
-                       report)
+                       classification_batch, parse_quick, report_iterations,
+                       training_step)
 
 
 class LeNet(chainer.Chain):
@@ -34,16 +34,11 @@ def main():
     model = LeNet()
     optimizer = chainer.optimizers.MomentumSGD()
     optimizer.setup(model)
-    x, t = classification_batch(LENET_BATCH, IMAGE)
-
-    def step():
-        loss = F.softmax_cross_entropy(model(x), t)
-        model.cleargrads()
-        loss.backward()
-        optimizer.update()
-
-    report(chainer_measured(chainer), 'lenet',
-           iterations_per_s=per_second(step, 1, quick))
+    step = training_step(
+        lambda x, t: F.softmax_cross_entropy(model(x), t),
+        classification_batch(LENET_BATCH, IMAGE), model.cleargrads,
+        optimizer.update)
+    report_iterations(chainer_measured(chainer), 'lenet', step, quick)
 
 
 if __name__ == '__main__':

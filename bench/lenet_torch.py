@@ -4,7 +4,7 @@ import torch.nn.functional as F
 from torch import nn
 
 from _workload import (IMAGE, LENET_BATCH, N_CLASS, classification_batch,
-                       parse_quick, per_second, report)
+                       parse_quick, report_iterations, training_step)
 
 
 class LeNet(nn.Module):
@@ -29,16 +29,9 @@ def main():
     optimizer = torch.optim.SGD(model.parameters(), lr=0.01, momentum=0.9)
     x, t = (torch.from_numpy(a) for a in
             classification_batch(LENET_BATCH, IMAGE))
-    t = t.long()
-
-    def step():
-        loss = F.cross_entropy(model(x), t)
-        optimizer.zero_grad()
-        loss.backward()
-        optimizer.step()
-
-    report(f'torch {torch.__version__}', 'lenet',
-           iterations_per_s=per_second(step, 1, quick))
+    step = training_step(lambda x, t: F.cross_entropy(model(x), t),
+                         (x, t.long()), optimizer.zero_grad, optimizer.step)
+    report_iterations(f'torch {torch.__version__}', 'lenet', step, quick)
 
 
 if __name__ == '__main__':

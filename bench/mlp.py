@@ -9,8 +9,8 @@ import chainer.functions as F
 import chainer.links as L
 
 from _workload import (MLP_BATCH, MLP_UNITS, chainer_measured,
-                       classification_batch, parse_quick, per_second,
-                       report)
+                       classification_batch, parse_quick, report_iterations,
+                       training_step)
 
 
 class MLP(chainer.Chain):
@@ -42,16 +42,10 @@ def setup():
 def main():
     quick = parse_quick(__doc__.split('\n')[0])
     model, optimizer, loss_of = setup()
-    x, t = classification_batch(MLP_BATCH, MLP_UNITS[:1])
-
-    def step():
-        loss = loss_of(x, t)
-        model.cleargrads()
-        loss.backward()
-        optimizer.update()
-
-    report(chainer_measured(chainer), 'mlp',
-           iterations_per_s=per_second(step, 1, quick))
+    step = training_step(
+        loss_of, classification_batch(MLP_BATCH, MLP_UNITS[:1]),
+        model.cleargrads, optimizer.update)
+    report_iterations(chainer_measured(chainer), 'mlp', step, quick)
 
 
 if __name__ == '__main__':
