@@ -8,13 +8,19 @@ import threading
 _local = threading.local()
 
 
+def thread_hooks(local):
+    """The dict ``name -> hook`` that ``local`` (a ``threading.local``)
+    holds for this thread, made on first use."""
+    try:
+        return local.hooks
+    except AttributeError:
+        hooks = local.hooks = {}
+        return hooks
+
+
 def get_function_hooks():
     """The dict ``name -> hook`` of this thread's global function hooks."""
-    try:
-        return _local.hooks
-    except AttributeError:
-        hooks = _local.hooks = {}
-        return hooks
+    return thread_hooks(_local)
 
 
 class FunctionHook:

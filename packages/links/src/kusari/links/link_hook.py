@@ -6,6 +6,8 @@ a link call costs one extra check, nothing more.
 """
 import threading
 
+from kusari.autograd.function_hook import thread_hooks
+
 _local = threading.local()
 _lock = threading.Lock()
 # Global hooks registered over all threads; while there is none,
@@ -15,11 +17,7 @@ _n_global_hooks = 0
 
 def get_link_hooks():
     """The dict ``name -> hook`` of this thread's global link hooks."""
-    try:
-        return _local.hooks
-    except AttributeError:
-        hooks = _local.hooks = {}
-        return hooks
+    return thread_hooks(_local)
 
 
 def any_global_hook():
