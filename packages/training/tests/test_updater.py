@@ -113,8 +113,11 @@ def test_named_iterators_and_optimizers():
     assert named.get_optimizer('main') is optimizer
     with pytest.raises(ValueError, match="'main' entry"):
         StandardUpdater({'train': extra}, optimizer)
-    with pytest.raises(ValueError, match="'main' entry"):
-        StandardUpdater(extra, {'other': optimizer})
+    # Optimizers may be named freely; only the default update needs 'main'.
+    gan_like = StandardUpdater(extra, {'gen': optimizer})
+    with pytest.raises(ValueError, match="no 'main' optimizer"):
+        gan_like.update()
+    assert gan_like.iteration == 0 and extra.current_position == 0
     with pytest.raises(TypeError, match='unexpected keyword'):
         StandardUpdater(extra, optimizer, devic=0)
     with pytest.raises(TypeError, match='converter must be callable'):

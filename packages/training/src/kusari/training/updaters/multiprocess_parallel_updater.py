@@ -118,6 +118,8 @@ class MultiprocessParallelUpdater(standard_updater.StandardUpdater):
                 or len(iterators) != len(devices):
             raise ValueError(f'{caller}: give one iterator per device '
                              f'({len(devices)}), got {iterators!r}')
+        # These updaters train the 'main' optimizer's target.
+        standard_updater._named(caller, 'optimizers', optimizer)
         super().__init__(iterators[0], optimizer, converter=converter,
                          device=devices['main'],
                          auto_new_epoch=auto_new_epoch)

@@ -34,6 +34,8 @@ class ParallelUpdater(standard_updater.StandardUpdater):
             raise ValueError(f'{caller}: devices must be given (a dict of '
                              f"device specifiers with a 'main' entry)")
         devices = _devices.resolve_all(caller, devices)
+        # These updaters train the 'main' optimizer's target.
+        standard_updater._named(caller, 'optimizers', optimizer)
         super().__init__(iterator, optimizer, converter=converter,
                          loss_func=loss_func, loss_scale=loss_scale,
                          auto_new_epoch=auto_new_epoch)

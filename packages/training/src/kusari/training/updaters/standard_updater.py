@@ -4,10 +4,15 @@ from kusari.datasets import convert
 from kusari.training import updater as updater_module
 
 
-def _named(caller, argument, value):
-    """``value`` as a dict by name: a single object becomes ``'main'``."""
+def _named(caller, argument, value, main_required=True):
+    """``value`` as a dict by name: a single object becomes ``'main'``.
+
+    Updaters with their own ``update_core`` may name their optimizers
+    freely (a GAN's ``'gen'`` and ``'dis'``); every updater reads the
+    ``'main'`` iterator.
+    """
     named = dict(value) if isinstance(value, dict) else {'main': value}
-    if 'main' not in named:
+    if main_required and 'main' not in named:
         raise ValueError(f"{caller}: a dict of {argument} must have a "
                          f"'main' entry, got keys {sorted(named)}")
     return named
@@ -60,7 +65,8 @@ class StandardUpdater(updater_module.Updater):
 
     Attributes:
         iteration (int): Number of updates done.
-        converter, device, input_device, loss_func, auto_new_epoch.
+        converter, device, input_device, loss_func, auto_new_epoch: The
+            arguments of the same names.
     """
 
     def __init__(self, iterator, optimizer,
@@ -73,7 +79,8 @@ class StandardUpdater(updater_module.Updater):
             raise TypeError(f'{caller}: unexpected keyword argument(s) '
                             f'{", ".join(sorted(kwargs))}')
         iterators = _named(caller, 'iterators', iterator)
-        optimizers = _named(caller, 'optimizers', optimizer)
+        optimizers = _named(caller, 'optimizers', optimizer,
+                            main_required=False)
         if not callable(converter):
             raise TypeError(f'{caller}: converter must be callable, got '
                             f'{type(converter).__name__}')
@@ -148,11 +155,16 @@ class StandardUpdater(updater_module.Updater):
 
     def update_core(self):
         """Take a batch from the main iterator and do one optimizer step."""
+        optimizer = self._optimizers.get('main')
+        if optimizer is None:
+            raise ValueError(
+                f"{type(self).__name__}.update_core: no 'main' optimizer "
+                f'(got {sorted(self._optimizers)}); name one \'main\' or '
+                f'override update_core')
         iterator = self._iterators['main']
         batch = _next_batch(type(self).__name__, 'main', iterator)
         in_arrays = convert.call_converter(self.converter, batch,
                                            self.input_device)
-        optimizer = self._optimizers['main']
         loss_func = self.loss_func or optimizer.target
         call_with_batch(optimizer.update, in_arrays, loss_func)
         if self.auto_new_epoch and iterator.is_new_epoch:
