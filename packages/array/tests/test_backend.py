@@ -15,10 +15,10 @@ class _HasArray:
         self.array = array
 
 
-@pytest.mark.parametrize('spec', ['@numpy', numpy, -1, -3,
+@pytest.mark.parametrize('spec', ['@numpy', numpy, -1, -3, '-1',
                                   backend.CpuDevice()],
                          ids=['string', 'module', 'minus_one', 'negative',
-                              'device'])
+                              'minus_one_text', 'device'])
 def test_get_device_cpu(spec):
     device = backend.get_device(spec)
     assert isinstance(device, backend.CpuDevice)
@@ -31,7 +31,7 @@ def test_get_device_returns_device_objects_intact():
 
 
 @needs_no_gpu
-@pytest.mark.parametrize('spec', ['@cupy:0', 0, 3, '@cupy:12'])
+@pytest.mark.parametrize('spec', ['@cupy:0', 0, 3, '@cupy:12', '0'])
 def test_get_device_gpu_without_gpu(spec):
     with pytest.raises(RuntimeError, match=NO_CUDA):
         backend.get_device(spec)

@@ -209,7 +209,8 @@ def get_device(device_spec):
     """Return the :class:`Device` a specifier names.
 
     Accepts a Device, ``'@numpy'``, ``'@cupy:N'``, an int (``-1`` or a
-    negative number for the CPU, ``N >= 0`` for GPU N), the ``numpy`` or
+    negative number for the CPU, ``N >= 0`` for GPU N) or the same int
+    as a string (``'-1'``), the ``numpy`` or
     ``cupy`` module, or a ``cupy.cuda.Device``.
     """
     if isinstance(device_spec, Device):
@@ -237,6 +238,9 @@ def get_device(device_spec):
 def _device_from_string(spec):
     if spec == '@numpy':
         return _CPU
+    # An int as text ('-1', '0'): what examples' --device options give.
+    if spec.lstrip('-').isdigit():
+        return get_device(int(spec))
     if spec.startswith('@cupy:'):
         ident = spec[len('@cupy:'):]
         if not ident.isdigit():
