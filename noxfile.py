@@ -41,7 +41,7 @@ else:
     print('available' if count else 'CuPy sees no GPU')
 """
 
-nox.options.sessions = ['tests', 'conformance', 'docs', 'lint']
+nox.options.sessions = ['tests', 'conformance', 'docs', 'examples', 'lint']
 
 
 @dataclasses.dataclass(frozen=True)
@@ -188,6 +188,13 @@ def docs(session):
     _install(session, PACKAGES.values(), ('pytest',))
     session.run('pytest', '--doctest-glob=*.md', 'docs', '-q',
                 *session.posargs)
+
+
+@nox.session
+def examples(session):
+    """Every example's ``--smoke`` run, and LeNet on the bundled digits."""
+    _install(session, PACKAGES.values(), ('pytest',))
+    session.run('pytest', 'examples/tests', '-q', *session.posargs)
 
 
 @nox.session

@@ -1,6 +1,7 @@
 """Run the project's nox sessions, installing nox first where it is missing.
 
-    python run.py test    # each package alone, conformance, docs, lint
+    python run.py test    # each package alone, conformance, docs,
+                          # examples, lint
     python run.py demo    # the walkthrough in demo/
     python run.py bench   # bench/ workloads beside Chainer 7.8.1 and PyTorch
 
@@ -20,7 +21,7 @@ ROOT = Path(__file__).resolve().parent
 TOOLS_ENV = ROOT / '.venv-tools'
 NOX = 'nox==2026.10.20'
 COMMANDS = {
-    'test': ('tests', 'conformance', 'docs', 'lint'),
+    'test': ('tests', 'conformance', 'docs', 'examples', 'lint'),
     'demo': ('demo',),
     'bench': ('bench',),
     'lint': ('lint',),

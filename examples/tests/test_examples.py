@@ -1,0 +1,77 @@
+"""Every example script runs: its ``--smoke`` mode, in a fresh process.
+
+Also, LeNet learns the bundled handwritten digits, so the examples are
+checked on real data without a download.
+"""
+import math
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+EXAMPLES = Path(__file__).resolve().parents[1]
+# Seed 001's "MNIST using Trainer" as printed: it takes no arguments and
+# downloads MNIST, so it has no smoke mode to run here.
+AS_PRINTED = {EXAMPLES / 'mnist' / 'train_mnist.py'}
+SCRIPTS = sorted(set(EXAMPLES.glob('*/train_*.py')) - AS_PRINTED)
+FINAL_LOSS = re.compile(r'final loss: [^0-9-]*(-?[0-9.]+)')
+TIMEOUT = 120
+
+
+def run_example(script, tmp_path, *arguments):
+    """Run ``script`` with ``arguments`` in ``tmp_path``; its stdout."""
+    completed = subprocess.run(
+        [sys.executable, str(script), '--out', str(tmp_path / 'out'),
+         *arguments],
+        cwd=tmp_path, capture_output=True, text=True, timeout=TIMEOUT)
+    assert completed.returncode == 0, (
+        f'{script.relative_to(EXAMPLES)} exited with '
+        f'{completed.returncode}:\n{completed.stderr[-3000:]}')
+    return completed.stdout
+
+
+def test_readme_lists_every_example():
+    readme = (EXAMPLES / 'README.md').read_text(encoding='utf-8')
+    listed = set(re.findall(r'^\| (\w+/train_\w+\.py) \|', readme,
+                            re.MULTILINE))
+    found = {str(s.relative_to(EXAMPLES)) for s in SCRIPTS}
+    assert listed == found
+
+
+@pytest.mark.parametrize('script', SCRIPTS,
+                         ids=[s.parent.name + '/' + s.stem for s in SCRIPTS])
+def test_smoke(script, tmp_path):
+    stdout = run_example(script, tmp_path, '--smoke')
+    last_line = stdout.strip().splitlines()[-1]
+    loss = FINAL_LOSS.match(last_line)
+    assert loss, f'the last line is not the final loss: {last_line!r}'
+    assert math.isfinite(float(loss.group(1)))
+
+
+def test_lenet_learns_the_bundled_digits(tmp_path):
+    stdout = run_example(EXAMPLES / 'convnet' / 'train_lenet.py', tmp_path,
+                         '--digits', '--epoch', '10', '--batchsize', '32')
+    accuracy = re.search(r'validation accuracy ([0-9.]+)', stdout)
+    assert float(accuracy.group(1)) >= 0.90
+
+
+@pytest.mark.parametrize('name', ['ptb/train_ptb', 'word2vec/train_word2vec'])
+def test_ptb_examples_read_the_dataset_getter(name, tmp_path, monkeypatch):
+    # The getter downloads PTB-format files from the mirror into the
+    # dataset root: the examples' real-data path, run offline.
+    mirror = tmp_path / 'mirror' / 'ptb'
+    mirror.mkdir(parents=True)
+    lines = ['the cat sees the dog', 'a dog sees the bird',
+             'the bird sees a cat']
+    for split, count in (('train', 40), ('valid', 5), ('test', 5)):
+        (mirror / f'ptb.{split}.txt').write_text(
+            ''.join(f' {lines[i % 3]} \n' for i in range(count)))
+    monkeypatch.setenv('KUSARI_DATASET_MIRROR', mirror.parent.as_uri())
+    stdout = run_example(EXAMPLES / f'{name}.py', tmp_path,
+                         '--dataset-root', str(tmp_path / 'root'),
+                         '--epoch', '1', '--unit', '8', '--batchsize', '5')
+    # the, cat, sees, dog, a, bird and <eos>; 40 lines of 5 words + <eos>
+    assert 'vocabulary: 7 words, training: 240 words' in stdout
+    assert (tmp_path / 'root' / 'pfnet' / 'chainer' / 'ptb').is_dir()
