@@ -49,6 +49,7 @@ from kusari.serializers import Serializer  # NOQA: E402
 from chainer import backend  # NOQA: E402,F401
 from chainer import backends  # NOQA: E402,F401
 from chainer import computational_graph  # NOQA: E402,F401
+from chainer import cuda  # NOQA: E402,F401
 from chainer import configuration  # NOQA: E402,F401
 from chainer import dataset  # NOQA: E402,F401
 from chainer import datasets  # NOQA: E402,F401
@@ -67,6 +68,7 @@ from chainer import serializers  # NOQA: E402,F401
 from chainer import training  # NOQA: E402,F401
 from chainer import utils  # NOQA: E402,F401
 from chainer import variable  # NOQA: E402,F401
+from chainer import warnings  # NOQA: E402,F401
 
 __version__ = '7.8.1'
 """The Chainer version whose API this drop-in provides."""

@@ -17,15 +17,31 @@ ALIASES = {
     'chainer.backend': 'kusari.array.backend',
     'chainer.backends.cuda': 'kusari.array.cuda',
     'chainer.computational_graph': 'kusari.autograd.computational_graph',
+    'chainer.cuda': 'kusari.array.cuda',
     'chainer.configuration': 'kusari.array.configuration',
     'chainer.dataset': 'kusari.datasets',
+    'chainer.dataset.tabular.from_data':
+        'kusari.datasets.tabular._from_data',
     'chainer.datasets': 'kusari.datasets',
     'chainer.device_resident': 'kusari.array.device_resident',
+    'chainer.distribution': 'kusari.distributions.distribution',
+    'chainer.distributions': 'kusari.distributions',
     'chainer.function': 'kusari.autograd.function',
     'chainer.function_hook': 'kusari.autograd.function_hook',
     'chainer.function_hooks': 'kusari.autograd.function_hooks',
     'chainer.function_node': 'kusari.autograd.function_node',
     'chainer.functions': 'kusari.autograd.functions',
+    'chainer.functions.rnn.lstm': 'kusari.autograd.functions.activation.lstm',
+    'chainer.functions.rnn.n_step_gru':
+        'kusari.autograd.functions.connection.n_step_gru',
+    'chainer.functions.rnn.n_step_lstm':
+        'kusari.autograd.functions.connection.n_step_lstm',
+    'chainer.functions.rnn.n_step_rnn':
+        'kusari.autograd.functions.connection.n_step_rnn',
+    'chainer.functions.rnn.slstm':
+        'kusari.autograd.functions.activation.slstm',
+    'chainer.functions.rnn.tree_lstm':
+        'kusari.autograd.functions.activation.tree_lstm',
     'chainer.gradient_check': 'kusari.autograd.gradient_check',
     'chainer.initializer': 'kusari.array.initializers',
     'chainer.initializers': 'kusari.array.initializers',
@@ -33,6 +49,10 @@ ALIASES = {
     'chainer.link_hook': 'kusari.links.link_hook',
     'chainer.link_hooks': 'kusari.links.link_hooks',
     'chainer.links': 'kusari.links.links',
+    'chainer.links.activation.simplified_dropconnect':
+        'kusari.links.links.connection.simplified_dropconnect',
+    'chainer.links.connection.inceptionbn':
+        'kusari.links.links.connection.inception_bn',
     'chainer.iterators': 'kusari.datasets.iterators',
     'chainer.optimizer': 'kusari.training.optimizer',
     'chainer.optimizer_hooks': 'kusari.training.optimizer_hooks',
@@ -42,6 +62,7 @@ ALIASES = {
     'chainer.serializer': 'kusari.serializers.serializer',
     'chainer.serializers': 'kusari.serializers',
     'chainer.training': 'kusari.training',
+    'chainer.training.util': 'kusari.training.trigger',
     'chainer.testing.array': 'kusari.autograd.testing.array',
     'chainer.testing.attr': 'kusari.autograd.testing.attr',
     'chainer.testing.backend': 'kusari.autograd.testing.backend',
@@ -52,21 +73,45 @@ ALIASES = {
     'chainer.testing.parameterized': 'kusari.autograd.testing.parameterized',
     'chainer.testing.random': 'kusari.autograd.testing.random',
     'chainer.testing.serializer': 'kusari.serializers.testing',
+    'chainer.testing.training': 'kusari.training.testing',
     'chainer.testing.unary_math_function_test':
         'kusari.autograd.testing.unary_math_function',
+    'chainer.utils.array': 'kusari.autograd.utils.array',
     'chainer.utils.conv': 'kusari.autograd.utils.conv',
     'chainer.utils.conv_nd': 'kusari.autograd.utils.conv_nd',
+    'chainer.utils.sparse': 'kusari.autograd.utils.sparse',
     'chainer.utils.type_check': 'kusari.autograd.utils.type_check',
+    'chainer.utils.walker_alias': 'kusari.autograd.utils.walker_alias',
     'chainer.variable': 'kusari.autograd.variable',
+}
+# Chainer keeps each learning-rate shift in a module of its own; Kusari keeps
+# them together.
+ALIASES.update({
+    f'chainer.training.extensions.{shift}_shift':
+        'kusari.training.extensions.shifts'
+    for shift in ('exponential', 'inverse', 'linear', 'multistep',
+                  'polynomial', 'step', 'warmup')})
+# Chainer packages whose modules Kusari keeps elsewhere: each is an empty
+# package here, and its modules are aliased one by one above.
+GROUPS = {
+    'chainer.functions.rnn':
+        'Recurrent functions (kept in the activation and connection '
+        'families).',
 }
 
 
-_LONGEST_FIRST = sorted(ALIASES.items(), key=lambda item: -len(item[0]))
+def _longest_first(aliases):
+    return sorted(aliases.items(), key=lambda item: -len(item[0]))
 
 
-def target_of(fullname):
-    """The Kusari module name serving ``fullname``, or None."""
-    for prefix, target in _LONGEST_FIRST:
+_LONGEST_FIRST = _longest_first(ALIASES)
+
+
+def target_of(fullname, prefixes=_LONGEST_FIRST):
+    """The Kusari module name serving ``fullname``, or None; ``prefixes``
+    are the ``(alias, target)`` pairs, longest first (Chainer's by
+    default)."""
+    for prefix, target in prefixes:
         if fullname == prefix:
             return target
         if fullname.startswith(prefix + '.'):
@@ -89,9 +134,29 @@ class _AliasLoader(importlib.abc.Loader):
         module.__spec__ = self.kusari_spec
 
 
+class _GroupLoader(importlib.abc.Loader):
+    def create_module(self, spec):
+        return None
+
+    def exec_module(self, module):
+        module.__doc__ = GROUPS[module.__name__]
+
+
 class _AliasFinder(importlib.abc.MetaPathFinder):
+    """Serves the paths of one alias table (None: Chainer's, with its
+    groups)."""
+
+    def __init__(self, aliases=None):
+        self.aliases = aliases
+        self._prefixes = _LONGEST_FIRST if aliases is None else \
+            _longest_first(aliases)
+        self._groups = GROUPS if aliases is None else {}
+
     def find_spec(self, fullname, path=None, target=None):
-        kusari_name = target_of(fullname)
+        if fullname in self._groups:
+            return importlib.machinery.ModuleSpec(
+                fullname, _GroupLoader(), is_package=True)
+        kusari_name = target_of(fullname, self._prefixes)
         if kusari_name is None:
             return None
         module = sys.modules.get(kusari_name)
@@ -106,7 +171,9 @@ class _AliasFinder(importlib.abc.MetaPathFinder):
             fullname, _AliasLoader(kusari_name), is_package=is_package)
 
 
-def install():
-    """Put the alias finder first on ``sys.meta_path`` (once)."""
-    if not any(isinstance(f, _AliasFinder) for f in sys.meta_path):
-        sys.meta_path.insert(0, _AliasFinder())
+def install(aliases=None):
+    """Put the alias finder of ``aliases`` (a dict like :data:`ALIASES`;
+    None for Chainer's) first on ``sys.meta_path`` (once per table)."""
+    if not any(isinstance(f, _AliasFinder) and f.aliases is aliases
+               for f in sys.meta_path):
+        sys.meta_path.insert(0, _AliasFinder(aliases))
