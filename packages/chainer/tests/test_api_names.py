@@ -13,7 +13,6 @@ NAMES = Path(__file__).resolve().parents[3].parent / 'shared' / \
 PENDING_SECTIONS = {
     'chainermn': 'multi-node training on MPI: issue 9 (kusari.distributed)',
     'distributions': 'probability distributions: issue 8',
-    'onnx_chainer': 'ONNX export: issue 10 (kusari.onnx)',
 }
 # Single names deliberately absent, with the reason.
 ABSENT = {

@@ -1,0 +1,88 @@
+"""Converters of the normalizations."""
+import onnx
+
+from kusari.onnx.functions import _ops
+from kusari.onnx.functions._registry import register
+
+
+def _parameter_shape(x_shape, key_axes):
+    """The shape a parameter over ``key_axes`` of x broadcasts with."""
+    return tuple(side if axis in key_axes else 1
+                 for axis, side in enumerate(x_shape))
+
+
+def _standardize(gb, params, x, mean, var, gamma, beta):
+    """``(x - mean) / sqrt(var + eps) * gamma + beta`` into the output,
+    the parameters (of any float dtype) reshaped to broadcast against x
+    and cast to its dtype."""
+    func = params.func
+    shape = _parameter_shape(params.input_shape(), func.key_axes)
+    to = onnx.helper.np_dtype_to_tensor_dtype(params.input_dtype())
+
+    def broadcastable(name):
+        return gb.op('Cast', [_ops.reshape(gb, name, shape)], to=to)
+
+    if gamma is not None:
+        gamma, beta = broadcastable(gamma), broadcastable(beta)
+    if mean is None:  # batch statistics
+        mean = _ops.reduce(gb, params, 'ReduceMean', x, func.stat_axes,
+                           True)
+        deviation = gb.op('Sub', [x, mean])
+        var = _ops.reduce(gb, params, 'ReduceMean',
+                          gb.op('Mul', [deviation, deviation]),
+                          func.stat_axes, True)
+    else:
+        deviation = gb.op('Sub', [x, broadcastable(mean)])
+        var = broadcastable(var)
+    std = gb.op('Sqrt', [gb.op('Add', [var, _ops.scalar(gb, params,
+                                                        func.eps)])])
+    gb.op_output_named(
+        'Add', [gb.op('Mul', [gb.op('Div', [deviation, std]), gamma]), beta],
+        params.output_names)
+    return gb.nodes()
+
+
+@register('BatchNormalization')
+def convert_batch_normalization(params):
+    """Normalized with the statistics of the batch itself, as the
+    function does whatever ``config.train``."""
+    x, gamma, beta = params.input_names
+    gb = params.graph_builder()
+    return _standardize(gb, params, x, None, None, gamma, beta)
+
+
+@register('FixedBatchNormalization')
+def convert_fixed_batch_normalization(params):
+    """ONNX's BatchNormalization (inference) for per-channel parameters
+    of x's dtype, else the same formula node by node."""
+    x, gamma, beta, mean, var = params.input_names
+    dtypes = {params.input_dtype(i) for i in range(5)}
+    if tuple(params.func.key_axes) == (1,) and len(dtypes) == 1:
+        return _ops.one_node('BatchNormalization',
+                          epsilon=float(params.func.eps))(params)
+    gb = params.graph_builder()
+    return _standardize(gb, params, x, mean, var, gamma, beta)
+
+
+@register('LocalResponseNormalization')
+def convert_local_response_normalization(params):
+    """ONNX divides alpha by the window size; Chainer does not."""
+    func = params.func
+    size = 2 * func.half + 1
+    return _ops.one_node('LRN', size=size, alpha=float(func.alpha) * size,
+                      beta=float(func.beta), bias=float(func.k))(params)
+
+
+@register('NormalizeL2')
+def convert_normalize_l2(params):
+    """``x / (||x||_2 + eps)`` with the norm over ``axis``."""
+    gb = params.graph_builder()
+    x = params.input_names[0]
+    axis = params.func.axis
+    axes = (axis,) if isinstance(axis, int) else axis
+    norm = _ops.reduce(gb, params, 'ReduceL2', x, axes, True)
+    gb.op_output_named(
+        'Div', [x, gb.op('Add', [norm, _ops.scalar(gb, params,
+                                                   params.func.eps)])],
+        params.output_names)
+    return gb.nodes()
