@@ -12,7 +12,6 @@ NAMES = Path(__file__).resolve().parents[3].parent / 'shared' / \
 # Whole sections not provided yet, each with the issue that brings it.
 PENDING_SECTIONS = {
     'chainermn': 'multi-node training on MPI: issue 9 (kusari.distributed)',
-    'distributions': 'probability distributions: issue 8',
 }
 # Single names deliberately absent, with the reason.
 ABSENT = {

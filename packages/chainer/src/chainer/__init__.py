@@ -28,6 +28,10 @@ from kusari.autograd import no_backprop_mode  # NOQA: E402
 from kusari.autograd.function import Function  # NOQA: E402
 from kusari.autograd.function import FunctionAdapter  # NOQA: E402
 from kusari.autograd.function_hook import FunctionHook  # NOQA: E402
+from kusari.distributions import Distribution  # NOQA: E402
+from kusari.distributions import cross_entropy  # NOQA: E402
+from kusari.distributions import kl_divergence  # NOQA: E402
+from kusari.distributions import register_kl  # NOQA: E402
 from kusari.links import Chain  # NOQA: E402
 from kusari.links import ChainList  # NOQA: E402
 from kusari.links import DictSummary  # NOQA: E402
