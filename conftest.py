@@ -10,6 +10,11 @@ MARKERS = {
 }
 
 
+def pytest_addoption(parser):
+    parser.addoption('--run-slow', action='store_true',
+                     help='also run the tests marked slow')
+
+
 def pytest_configure(config):
     for name, text in MARKERS.items():
         config.addinivalue_line('markers', f'{name}: {text}')
@@ -18,8 +23,12 @@ def pytest_configure(config):
 def pytest_collection_modifyitems(config, items):
     import pytest
     reason = None
+    run_slow = config.getoption('--run-slow')
     for item in items:
-        if 'chainerx' in item.keywords or 'ideep' in item.keywords:
+        if 'slow' in item.keywords and not run_slow:
+            item.add_marker(pytest.mark.skip(
+                reason='slow: run with --run-slow'))
+        elif 'chainerx' in item.keywords or 'ideep' in item.keywords:
             item.add_marker(pytest.mark.skip(
                 reason='backend not part of Kusari'))
         elif 'cudnn' in item.keywords:
