@@ -17,7 +17,6 @@ RECORDS = {}
 NO_SPEC = {}
 
 FLOAT16, FLOAT32, FLOAT64 = FLOAT_DTYPES
-CHECKS = ('forward', 'backward', 'double_backward')
 
 # The numerical gradients are taken in float64 for every dtype, so the
 # backward tolerances only absorb the rounding of the analytic gradient in
@@ -153,28 +152,35 @@ def record(name, func, reference=None, inputs=None, double_backprop=True,
                          f'{FLOAT_DTYPES}, got {unknown}')
     entry = Record(
         name, func, inputs, reference, double_backprop, dtypes,
-        _merged_tolerances(tolerances or {}), _merged_eps(eps or {}),
+        merged_tolerances(tolerances or {}), merged_eps(eps or {}),
         None if no_grads is None else tuple(no_grads), output_dtype,
         zero_size, reason)
     RECORDS[name] = entry
     return entry
 
 
-def _merged_tolerances(overrides):
+def merged_tolerances(overrides, defaults=None):
+    """``defaults`` (those of function records by default) with the
+    ``{dtype: {check: {'atol': ..., 'rtol': ...}}}`` overrides applied."""
     merged = {dtype: {check: dict(tolerance) for check, tolerance in
                       checks.items()}
-              for dtype, checks in DEFAULT_TOLERANCES.items()}
+              for dtype, checks in (defaults or DEFAULT_TOLERANCES).items()}
     for dtype, checks in overrides.items():
+        known = merged.get(numpy.dtype(dtype), {})
         for check, tolerance in checks.items():
-            if check not in CHECKS:
-                raise ValueError(f'record: unknown check {check!r} in '
-                                 f'tolerances (expected one of {CHECKS})')
-            merged[numpy.dtype(dtype)][check].update(tolerance)
+            if check not in known:
+                raise ValueError(
+                    f'record: no tolerance of the check {check!r} for '
+                    f'{numpy.dtype(dtype)} (expected one of '
+                    f'{tuple(known)})')
+            known[check].update(tolerance)
     return merged
 
 
-def _merged_eps(overrides):
-    merged = dict(DEFAULT_EPS)
+def merged_eps(overrides, defaults=None):
+    """``defaults`` (those of function records by default) with the
+    ``{dtype: step}`` overrides applied."""
+    merged = dict(defaults or DEFAULT_EPS)
     merged.update({numpy.dtype(d): step for d, step in overrides.items()})
     return merged
 

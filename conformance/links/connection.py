@@ -1,0 +1,196 @@
+"""Records of the connection layers: linear maps, convolutions,
+embeddings, and the chains built from them."""
+import functools
+
+import numpy
+
+from harness.link_record import link_record
+from kusari.array import initializers
+from kusari.array.configuration import get_dtype
+from kusari.autograd import functions as F
+from kusari.links import links as L
+
+
+def uniform(*shapes):
+    """``inputs`` drawing one array per shape, uniform in [-1, 1]."""
+    return lambda rng: tuple(rng.uniform(-1, 1, shape) for shape in shapes)
+
+
+def linear(x, link):
+    """``link``'s (a Linear) map of ``x`` by the documented function."""
+    return F.linear(x, link.W.array, None if link.b is None
+                    else link.b.array)
+
+
+def conv(x, link, **options):
+    """``link``'s convolution of ``x`` by the documented function."""
+    bias = None if link.b is None else link.b.array
+    return F.convolution_2d(x, link.W.array, bias, **options)
+
+
+link_record(
+    'Linear', lambda: L.Linear(3, 4), uniform((2, 3)),
+    lambda link, x: linear(x, link), lazy=lambda: L.Linear(None, 4))
+link_record(
+    'Linear:nobias', lambda: L.Linear(3, 4, nobias=True), uniform((2, 3)),
+    lambda link, x: linear(x, link), lazy=lambda: L.Linear(4, nobias=True))
+link_record(
+    'Bilinear', lambda: L.Bilinear(2, 3, 4), uniform((2, 2), (2, 3)),
+    lambda link, e1, e2: F.bilinear(e1, e2, link.W.array, link.V1.array,
+                                    link.V2.array, link.b.array),
+    reason='both input sizes are arguments; there is no lazy form')
+link_record(
+    'Bias', lambda: L.Bias(axis=1, shape=(3,)), uniform((2, 3, 2)),
+    lambda link, x: F.bias(x, link.b.array, 1),
+    reason='the shape of b is an argument; there is no lazy form')
+link_record(
+    'Scale',
+    lambda: L.Scale(axis=1, W_shape=(3,), bias_term=True, bias_shape=(3,)),
+    uniform((2, 3, 2)),
+    lambda link, x: F.bias(F.scale(x, link.W.array, 1),
+                           link.bias.b.array, 1),
+    reason='the shape of W is an argument; there is no lazy form')
+link_record(
+    'Parameter',
+    lambda: L.Parameter(
+        numpy.linspace(-1, 1, 6).reshape(2, 3).astype(get_dtype())),
+    lambda rng: (), lambda link: link.W.array,
+    # The link returns its Parameter; a copy of it is what the finite
+    # differences can see change (the Parameter is restored after each).
+    call=lambda link: F.identity(link()),
+    reason='the array is the argument; there is no lazy form')
+link_record(
+    'EmbedID', lambda: L.EmbedID(5, 3, ignore_label=-1),
+    lambda rng: (numpy.array([[0, 4, -1], [2, 2, 1]], numpy.int32),),
+    lambda link, x: F.embed_id(x, link.W.array, ignore_label=-1),
+    reason='the vocabulary size is an argument; there is no lazy form')
+link_record(
+    'Highway', lambda: L.Highway(3), uniform((2, 3)),
+    lambda link, x: F.linear_interpolate(
+        F.sigmoid(linear(x, link.transform)), F.relu(linear(x, link.plain)),
+        x),
+    reason='in_out_size is an argument; there is no lazy form')
+link_record(
+    'SimplifiedDropconnect', lambda: L.SimplifiedDropconnect(3, 4),
+    uniform((2, 3)),
+    lambda link, x: F.simplified_dropconnect(
+        x, link.W.array, link.b.array, 0.5, True, DROPCONNECT_MASK),
+    call=lambda link, x: link(x, mask=link.xp.asarray(DROPCONNECT_MASK)),
+    lazy=lambda: L.SimplifiedDropconnect(None, 4))
+# A fixed mask makes the dropped weights the same on every call.
+DROPCONNECT_MASK = (numpy.arange(24).reshape(2, 4, 3) % 3 != 0).astype(
+    numpy.float32)
+
+link_record(
+    'Convolution2D', lambda: L.Convolution2D(2, 3, 2, pad=1),
+    uniform((2, 2, 4, 3)), lambda link, x: conv(x, link, pad=1),
+    lazy=lambda: L.Convolution2D(None, 3, 2, pad=1))
+link_record(
+    'Convolution2D:strided_dilated_grouped',
+    lambda: L.Convolution2D(4, 2, 2, stride=2, pad=1, dilate=2, groups=2),
+    uniform((1, 4, 5, 4)),
+    lambda link, x: conv(x, link, stride=2, pad=1, dilate=2, groups=2),
+    lazy=lambda: L.Convolution2D(None, 2, 2, stride=2, pad=1, dilate=2,
+                                 groups=2))
+link_record(
+    'Deconvolution2D', lambda: L.Deconvolution2D(2, 3, 2, stride=2, pad=1),
+    uniform((2, 2, 3, 2)),
+    lambda link, x: F.deconvolution_2d(x, link.W.array, link.b.array, 2,
+                                       1),
+    lazy=lambda: L.Deconvolution2D(None, 3, 2, stride=2, pad=1))
+
+
+def _nd_records(kind, function, side, **options):
+    """Records of the 1-d, 3-d and N-d (2-d) layers of ``kind``
+    (``'Convolution'`` or ``'Deconvolution'``), on inputs of sides
+    ``side``."""
+    for name, ndim in ((f'{kind}1D', 1), (f'{kind}3D', 3), (f'{kind}ND', 2)):
+        build = getattr(L, name)
+        if name.endswith('ND'):
+            build = functools.partial(build, 2)
+        link_record(
+            name, lambda build=build: build(2, 3, 2, **options),
+            uniform((1, 2) + (side,) * ndim),
+            lambda link, x: function(x, link.W.array, link.b.array,
+                                     **options),
+            lazy=lambda build=build: build(None, 3, 2, **options))
+
+
+_nd_records('Convolution', F.convolution_nd, 3, stride=2)
+_nd_records('Deconvolution', F.deconvolution_nd, 2, stride=2, pad=1)
+link_record(
+    'DilatedConvolution2D',
+    lambda: L.DilatedConvolution2D(2, 3, 2, pad=1, dilate=2),
+    uniform((1, 2, 4, 4)),
+    lambda link, x: F.dilated_convolution_2d(
+        x, link.W.array, link.b.array, 1, 1, 2),
+    lazy=lambda: L.DilatedConvolution2D(None, 3, 2, pad=1, dilate=2))
+link_record(
+    'DepthwiseConvolution2D',
+    lambda: L.DepthwiseConvolution2D(2, 2, 2, pad=1),
+    uniform((2, 2, 3, 3)),
+    lambda link, x: F.depthwise_convolution_2d(
+        x, link.W.array, link.b.array, 1, 1),
+    lazy=lambda: L.DepthwiseConvolution2D(None, 2, 2, pad=1))
+link_record(
+    'LocalConvolution2D',
+    lambda: L.LocalConvolution2D(2, 3, in_size=(4, 3), ksize=2),
+    uniform((2, 2, 4, 3)),
+    lambda link, x: F.local_convolution_2d(x, link.W.array, link.b.array,
+                                           1),
+    lazy=lambda: L.LocalConvolution2D(None, 3, ksize=2))
+link_record(
+    'DeformableConvolution2D',
+    # Offsets not zero: sampling at whole pixels is at the kinks of the
+    # bilinear interpolation.
+    lambda: L.DeformableConvolution2D(
+        2, 3, 2, pad=1, offset_initialW=initializers.Normal(0.5),
+        offset_initial_bias=0.25),
+    uniform((1, 2, 3, 3)),
+    lambda link, x: F.deformable_convolution_2d_sampler(
+        x, conv(x, link.offset_conv, pad=1), link.deform_conv.W.array,
+        link.deform_conv.b.array, pad=1),
+    reason='in_channels is an argument of both inner convolutions; there '
+           'is no lazy form')
+link_record(
+    'MLPConvolution2D', lambda: L.MLPConvolution2D(2, (3, 4), 1),
+    uniform((2, 2, 3, 3)),
+    lambda link, x: conv(F.relu(conv(x, link[0])), link[1]),
+    lazy=lambda: L.MLPConvolution2D(None, (3, 4), 1))
+link_record(
+    # Biases not zero: a branch whose rectified inputs are all zero would
+    # put its output at the rectifier's kink.
+    'Inception', lambda: L.Inception(2, 1, 2, 1, 2, 1, 1, bias_init=0.3),
+    uniform((1, 2, 3, 3)),
+    lambda link, x: F.relu(F.concat((
+        conv(x, link.conv1),
+        conv(F.relu(conv(x, link.proj3)), link.conv3, pad=1),
+        conv(F.relu(conv(x, link.proj5)), link.conv5, pad=2),
+        conv(F.max_pooling_2d(x, 3, stride=1, pad=1), link.projp)),
+        axis=1)),
+    lazy=lambda: L.Inception(None, 1, 2, 1, 2, 1, 1, bias_init=0.3))
+
+
+def _conv_bn_relu(x, link, name, stride=1):
+    """A unit of InceptionBN: convolution, batch normalization, rectifier
+    (the normalization in training: with the batch's statistics)."""
+    convolution, normalization = link[name], link[name + 'n']
+    y = conv(x, convolution, stride=stride,
+             pad=convolution.W.shape[2] // 2)
+    return F.relu(F.batch_normalization(
+        y, normalization.gamma.array, normalization.beta.array,
+        eps=normalization.eps))
+
+
+link_record(
+    'InceptionBN', lambda: L.InceptionBN(2, 1, 2, 1, 2, 1, 'avg', 1),
+    uniform((3, 2, 3, 3)),
+    lambda link, x: F.concat((
+        _conv_bn_relu(x, link, 'conv1'),
+        _conv_bn_relu(_conv_bn_relu(x, link, 'proj3'), link, 'conv3'),
+        _conv_bn_relu(_conv_bn_relu(_conv_bn_relu(
+            x, link, 'proj33'), link, 'conv33a'), link, 'conv33b'),
+        _conv_bn_relu(F.average_pooling_2d(x, 3, stride=1, pad=1), link,
+                      'poolp')), axis=1),
+    reason='in_channels sizes the normalizations too; there is no lazy '
+           'form')

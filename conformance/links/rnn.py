@@ -1,0 +1,186 @@
+"""Records of the recurrent layers. A stateful layer is given its state as
+inputs before each call, so that repeated calls give the same outputs and
+the gradients of the state are checked too."""
+from harness.link_record import link_record
+from kusari.array.configuration import using_config
+from kusari.autograd import functions as F
+from kusari.links import links as L
+from links.connection import linear
+from links.connection import uniform
+
+_NO_LAZY = 'the input size is part of every weight; there is no lazy form'
+
+
+def lstm(link, c, h, x):
+    """F.lstm on the pre-activations of an LSTM's ``upward`` and
+    ``lateral`` maps."""
+    return F.lstm(c, linear(x, link.upward) + linear(h, link.lateral))
+
+
+def gru(link, h, x):
+    """The documented GRU step on a GRU's six linear maps."""
+    r = F.sigmoid(linear(x, link.W_r) + linear(h, link.U_r))
+    z = F.sigmoid(linear(x, link.W_z) + linear(h, link.U_z))
+    h_bar = F.tanh(linear(x, link.W) + linear(r * h, link.U))
+    return F.linear_interpolate(z, h_bar, h)
+
+
+def mgu(link, h, x):
+    """The documented MGU step."""
+    f = F.sigmoid(linear(F.concat([h, x]), link.W_f))
+    h_bar = F.tanh(linear(F.concat([f * h, x]), link.W_h))
+    return F.linear_interpolate(f, h_bar, h)
+
+
+def gates(lstm_in, size):
+    """The a, i, f, o gates interleaved in ``lstm_in`` as F.lstm reads
+    them."""
+    return F.separate(F.reshape(lstm_in, (-1, size, 4)), axis=2)
+
+
+def peephole(link, c, h, x):
+    """The documented peephole LSTM step: ``(c_new, h_new)``."""
+    a, i, f, o = gates(linear(x, link.upward) + linear(h, link.lateral), 4)
+    i = F.sigmoid(i + linear(c, link.peep_i))
+    f = F.sigmoid(f + linear(c, link.peep_f))
+    c = F.tanh(a) * i + f * c
+    return c, F.sigmoid(o + linear(c, link.peep_o)) * F.tanh(c)
+
+
+def zoneout_lstm(link, c, h, x):
+    """The documented zoneout LSTM step: ``(c_new, h_new)``."""
+    a, i, f, o = gates(linear(x, link.upward) + linear(h, link.lateral), 4)
+    c_new = F.tanh(a) * F.sigmoid(i) + F.sigmoid(f) * c
+    return (F.zoneout(c, c_new, link.c_ratio),
+            F.zoneout(h, F.sigmoid(o) * F.tanh(c_new), link.h_ratio))
+
+
+def stateful(set_state, *outputs):
+    """``call`` of a stateful layer: set the state from the first inputs,
+    step on the last, return the step's output and the ``outputs``
+    states."""
+    def call(link, *inputs):
+        set_state(link, *inputs[:-1])
+        y = link(inputs[-1])
+        return (y, *[getattr(link, name) for name in outputs])
+    return call
+
+
+def _set_c_h(link, c, h):
+    link.c, link.h = c, h
+
+
+def _set_h(link, h):
+    link.h = h
+
+
+def _inference(call):
+    """``call`` in inference mode (zoneout keeps no random units)."""
+    def in_inference(link, *inputs):
+        with using_config('train', False):
+            return call(link, *inputs)
+    return in_inference
+
+
+link_record(
+    'LSTM', lambda: L.LSTM(3, 4), uniform((2, 4), (2, 4), (2, 3)),
+    lambda link, c, h, x: lstm(link, c, h, x)[::-1],
+    call=stateful(_set_c_h, 'c'), lazy=lambda: L.LSTM(None, 4))
+link_record(
+    'StatelessLSTM', lambda: L.StatelessLSTM(3, 4),
+    uniform((2, 4), (2, 4), (2, 3)), lstm,
+    lazy=lambda: L.StatelessLSTM(None, 4))
+for _name in ('GRU', 'StatefulGRU'):
+    link_record(
+        _name, lambda name=_name: getattr(L, name)(3, 4),
+        uniform((2, 4), (2, 3)), gru, call=stateful(_set_h),
+        lazy=lambda name=_name: getattr(L, name)(None, 4))
+link_record(
+    'StatelessGRU', lambda: L.StatelessGRU(3, 4), uniform((2, 4), (2, 3)),
+    gru, lazy=lambda: L.StatelessGRU(None, 4))
+link_record(
+    'StatefulMGU', lambda: L.StatefulMGU(3, 4), uniform((2, 4), (2, 3)),
+    mgu, call=stateful(_set_h), reason=_NO_LAZY)
+link_record(
+    'StatelessMGU', lambda: L.StatelessMGU(3, 4), uniform((2, 4), (2, 3)),
+    mgu, reason=_NO_LAZY)
+link_record(
+    'StatefulPeepholeLSTM', lambda: L.StatefulPeepholeLSTM(3, 4),
+    uniform((2, 4), (2, 4), (2, 3)),
+    lambda link, c, h, x: peephole(link, c, h, x)[::-1],
+    call=stateful(_set_c_h, 'c'),
+    lazy=lambda: L.StatefulPeepholeLSTM(None, 4))
+link_record(
+    'StatefulZoneoutLSTM', lambda: L.StatefulZoneoutLSTM(3, 4),
+    uniform((2, 4), (2, 4), (2, 3)),
+    _inference(lambda link, c, h, x: zoneout_lstm(link, c, h, x)[::-1]),
+    call=_inference(stateful(_set_c_h, 'c')),
+    lazy=lambda: L.StatefulZoneoutLSTM(None, 4))
+link_record(
+    'ChildSumTreeLSTM', lambda: L.ChildSumTreeLSTM(3, 4),
+    uniform((2, 4), (2, 4), (2, 4), (2, 4), (2, 3)),
+    lambda link, c1, c2, h1, h2, x: F.tree_lstm(c1, c2, F.concat([
+        linear(h1 + h2, link.W_h_aio) + linear(x, link.W_x)[:, :12],
+        linear(h1, link.W_h_f) + linear(x, link.W_x)[:, 12:],
+        linear(h2, link.W_h_f) + linear(x, link.W_x)[:, 12:]])),
+    reason=_NO_LAZY)
+link_record(
+    'NaryTreeLSTM', lambda: L.NaryTreeLSTM(3, 4),
+    uniform((2, 4), (2, 4), (2, 4), (2, 4), (2, 3)),
+    lambda link, c1, c2, h1, h2, x: F.tree_lstm(
+        c1, c2, linear(x, link.W_x) + linear(h1, link.W_h1)
+        + linear(h2, link.W_h2)),
+    reason=_NO_LAZY)
+
+# Sequences of decreasing lengths: the layers keep them in this order.
+_SEQUENCES = uniform((3, 3), (2, 3), (2, 3))
+
+
+def n_step(function, n_states):
+    """The record parts of an n-step layer applying ``function``: inputs
+    (``n_states`` initial states, then the sequences), ``call`` and
+    the reference."""
+    def inputs(rng):
+        states = tuple(rng.uniform(-1, 1, (2, 3, 2))
+                       for _ in range(n_states))
+        return states + _SEQUENCES(rng)
+
+    def call(link, *arrays):
+        return link(*arrays[:n_states], list(arrays[n_states:]))
+
+    def reference(link, *arrays):
+        ws = [[w.array for w in layer] for layer in link.ws]
+        bs = [[b.array for b in layer] for layer in link.bs]
+        *states, ys = function(
+            link.n_layers, 0.0, *arrays[:n_states], ws, bs,
+            F.transpose_sequence(list(arrays[n_states:])))
+        return (*states, F.transpose_sequence(ys))
+    return inputs, call, reference
+
+
+def _n_step_records():
+    for name, function, n_states, layers in (
+            ('NStepLSTM', F.n_step_lstm, 2, 2),
+            ('NStepBiLSTM', F.n_step_bilstm, 2, 1),
+            ('NStepGRU', F.n_step_gru, 1, 2),
+            ('NStepBiGRU', F.n_step_bigru, 1, 1)):
+        yield name, function, n_states, layers
+    for activation in ('Tanh', 'ReLU'):
+        def rnn(*args, function=F.n_step_rnn, activation=activation):
+            return function(*args, activation=activation.lower())
+
+        def birnn(*args, activation=activation):
+            return rnn(*args, function=F.n_step_birnn,
+                       activation=activation)
+        yield f'NStepRNN{activation}', rnn, 1, 2
+        yield f'NStepBiRNN{activation}', birnn, 1, 1
+
+
+for _name, _function, _n_states, _layers in _n_step_records():
+    _inputs, _call, _reference = n_step(_function, _n_states)
+    # Two layers, or one in both directions: 2 hidden states per example.
+    # Biases not zero keep rectified units off their kink.
+    link_record(
+        _name, lambda name=_name, layers=_layers: getattr(L, name)(
+            layers, 3, 2, 0.0, initial_bias=0.25), _inputs, _reference,
+        call=_call, reason=_NO_LAZY)
