@@ -44,7 +44,8 @@ def test_missing_key_in_a_subgroup_names_the_group(path):
     save_hdf5(path, Tree({'snap': {'a': 1}}))
     with h5py.File(path, 'r') as f:
         deserializer = HDF5Deserializer(f['snap'])
-        with pytest.raises(KeyError, match="'b' is not in group '/snap'"):
+        with pytest.raises(KeyError,
+                           match=r"/b \(key 'b'\) is not in group '/snap'"):
             deserializer('b', 0)
         assert HDF5Deserializer(f['snap'], False)('b', 7) == 7
 

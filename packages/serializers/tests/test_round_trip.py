@@ -128,8 +128,15 @@ def test_shape_mismatch_names_key_file_and_shapes(fmt, path):
     with pytest.raises(ValueError) as info:
         round_trip(fmt, path, saved, {'child': {'W': numpy.zeros((3, 2))}})
     message = str(info.value)
-    for part in ("'child/W'", path, '(2, 3)', '(3, 2)'):
+    for part in ("/child/W (key 'child/W')", path, '(2, 3)', '(3, 2)'):
         assert part in message
+
+
+def test_errors_name_the_path_in_the_object_loaded(fmt, path):
+    fmt.save(path, Tree({'model': {'l1': {'W': numpy.zeros((2, 3))}}}))
+    with pytest.raises(ValueError,
+                       match=r"/l1/W \(key 'model/l1/W'\)"):
+        fmt.load(path, Tree({'l1': {'W': numpy.zeros(3)}}), path='model')
 
 
 def test_missing_key_names_key_and_file(fmt, path):

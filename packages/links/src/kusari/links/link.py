@@ -70,6 +70,39 @@ def _copy_param_data(dst, src):
     backend.copyto(dst.array, src.array)
 
 
+def _note_link_path(error, link):
+    """Name, in a note on ``error``, the link it was raised in.
+
+    Each named link the error leaves puts its name in front of the path,
+    so that once it leaves the root the note reads ``(raised in the link
+    /predictor/l1, a Linear)``: a link does not know its parent, so the
+    path is built on the way out (a raise costs this, a call nothing).
+    The error keeps its type and message: the note is added with
+    ``add_note`` (Python 3.11), or to a one-string message before.
+    """
+    name = link.__dict__.get('name')
+    if name is None:
+        return
+    path, innermost, old = getattr(error, '_kusari_link_path', (
+        '', type(link).__name__, None))
+    path = f'/{name}{path}'
+    note = f'(raised in the link {path}, a {innermost})'
+    try:
+        error._kusari_link_path = path, innermost, note
+    except AttributeError:  # it refuses attributes (a frozen dataclass)
+        return
+    if hasattr(error, 'add_note'):
+        notes = getattr(error, '__notes__', [])
+        if old in notes:
+            notes.remove(old)
+        error.add_note(note)
+    elif len(error.args) == 1 and isinstance(error.args[0], str):
+        message = error.args[0]
+        if old is not None:
+            message = message.removesuffix('\n' + old)
+        error.args = (f'{message}\n{note}',)
+
+
 def _indent(text):
     return ''.join(f'  {line}\n' for line in text.splitlines())
 
@@ -300,9 +333,14 @@ class Link(device_resident.DeviceResident):
                 f'{type(self).__name__} cannot be called: a link is called '
                 f'through its forward method, which this class does not '
                 f'define') from None
-        if self._hooked:
-            return link_hook.call_with_hooks(self, forward, args, kwargs)
-        return forward(*args, **kwargs)
+        try:
+            if self._hooked:
+                return link_hook.call_with_hooks(self, forward, args,
+                                                 kwargs)
+            return forward(*args, **kwargs)
+        except Exception as error:
+            _note_link_path(error, self)
+            raise
 
     @property
     def local_link_hooks(self):

@@ -32,6 +32,14 @@ def child_name(caller, key):
     return _checked(caller, key).strip('/')
 
 
+def describe_key(root, name):
+    """How an error names the value stored under ``name``, read by a
+    deserializer made with the prefix ``root``: by its path in the object
+    being loaded, as ``Link.namedparams`` writes it, and by its key in the
+    archive: ``/predictor/l1/W (key 'predictor/l1/W')``."""
+    return f'/{name[len(root):]} (key {name!r})'
+
+
 def _checked(caller, key):
     if not isinstance(key, str) or not key.strip('/'):
         raise ValueError(

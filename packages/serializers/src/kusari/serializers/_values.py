@@ -32,6 +32,8 @@ def to_host(caller, key, value):
 def assign(value, loaded, key, source):
     """Put the ``loaded`` array into ``value`` and return what to keep.
 
+    ``key`` names the value in errors (see ``_paths.describe_key``).
+
     An array ``value`` is filled in place and returned; a scalar or string
     ``value`` gives the stored one converted to its type; a None ``value``
     gives the stored array itself (the owner has nothing to fill yet, as an
@@ -56,11 +58,11 @@ def assign(value, loaded, key, source):
 def _check_array(value, loaded, key, source):
     if value.shape != loaded.shape:
         raise ValueError(
-            f'cannot load {key!r} from {source}: the stored array has shape '
+            f'cannot load {key} from {source}: the stored array has shape '
             f'{loaded.shape}, the destination has shape {value.shape}')
     if not numpy.can_cast(loaded.dtype, value.dtype, casting='same_kind'):
         raise TypeError(
-            f'cannot load {key!r} from {source}: the stored dtype '
+            f'cannot load {key} from {source}: the stored dtype '
             f'{loaded.dtype} does not convert to the destination dtype '
             f'{value.dtype}')
 
@@ -79,11 +81,11 @@ def _to_scalar(value, loaded, key, source):
     kind = type(value)
     if loaded.size != 1:
         raise ValueError(
-            f'cannot load {key!r} from {source}: a {kind.__name__} needs one '
+            f'cannot load {key} from {source}: a {kind.__name__} needs one '
             f'stored value, got an array of shape {loaded.shape}')
     if _narrows(loaded.dtype, kind):
         raise TypeError(
-            f'cannot load {key!r} from {source}: the stored dtype '
+            f'cannot load {key} from {source}: the stored dtype '
             f'{loaded.dtype} does not convert safely to {kind.__name__}')
     return kind(loaded.reshape(())[()])
 

@@ -87,33 +87,38 @@ class HDF5Deserializer(Deserializer):
         self.strict = strict
         self.path = _paths.normalize_path('HDF5Deserializer', path)
         self._source = _describe(group)
+        # The prefix of the object being loaded, for the paths in errors.
+        self._root = self.path
 
     def __getitem__(self, key):
-        return HDF5Deserializer(
+        child = HDF5Deserializer(
             self.group, strict=self.strict,
             path=_paths.child_path('HDF5Deserializer', self.path, key))
+        child._root = self._root
+        return child
 
     def __call__(self, key, value):
         h5py = _h5py('HDF5Deserializer')
         name = _paths.full_key('HDF5Deserializer', self.path, key)
+        described = _paths.describe_key(self._root, name)
         source = self._source
         try:
             dataset = self.group.get(name)
             if dataset is None:
                 if self.strict:
                     raise KeyError(
-                        f'HDF5Deserializer: {name!r} is not in {source}')
+                        f'HDF5Deserializer: {described} is not in {source}')
                 return value
             if not isinstance(dataset, h5py.Dataset):
                 raise ValueError(
-                    f'HDF5Deserializer: {name!r} in {source} is a group, '
-                    f'not a value')
+                    f'HDF5Deserializer: {described} in {source} is a '
+                    f'group, not a value')
             loaded = _read(h5py, dataset)
         except OSError as error:
             raise SerializationError(
-                f'HDF5Deserializer: cannot read {name!r} from {source}, the '
-                f'file is corrupt ({error})') from error
-        return _values.assign(value, loaded, name, source)
+                f'HDF5Deserializer: cannot read {described} from {source}, '
+                f'the file is corrupt ({error})') from error
+        return _values.assign(value, loaded, described, source)
 
 
 def _read(h5py, dataset):

@@ -72,25 +72,30 @@ class NpzDeserializer(Deserializer):
         self.path = _paths.normalize_path('NpzDeserializer', path)
         self.strict = strict
         self.ignore_names = _checked_ignore_names(ignore_names)
+        # The prefix of the object being loaded, for the paths in errors.
+        self._root = self.path
 
     def __getitem__(self, key):
-        return NpzDeserializer(
+        child = NpzDeserializer(
             self.npz, _paths.child_path('NpzDeserializer', self.path, key),
             strict=self.strict, ignore_names=self.ignore_names)
+        child._root = self._root
+        return child
 
     def __call__(self, key, value):
         name = _paths.full_key('NpzDeserializer', self.path, key)
         if self._ignored(name):
             return value
+        described = _paths.describe_key(self._root, name)
         if name not in self.npz:
             if self.strict:
                 raise KeyError(
-                    f'NpzDeserializer: {name!r} is not in '
+                    f'NpzDeserializer: {described} is not in '
                     f'{_npz_format.describe(self.npz)}')
             return value
         loaded = _npz_format.read(self.npz, name, 'NpzDeserializer')
         return _values.assign(
-            value, loaded, name, _npz_format.describe(self.npz))
+            value, loaded, described, _npz_format.describe(self.npz))
 
     def _ignored(self, name):
         return any(name == rule if isinstance(rule, str) else rule(name)

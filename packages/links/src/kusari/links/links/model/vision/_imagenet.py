@@ -10,6 +10,7 @@ from kusari.autograd.functions.array.reshape import reshape
 from kusari.autograd.functions.math.sum import sum as sum_
 from kusari.autograd.variable import Variable
 from kusari.links import link
+from kusari.links.links.model.vision import _caffemodel
 from kusari.links.links.model.vision import _npz
 
 #: Where ``pretrained_model='auto'`` looks, under the dataset root.
@@ -97,8 +98,8 @@ class ImageNetModel(link.Chain):
             raise FileNotFoundError(
                 f'{name}: the pre-trained weights {path} do not exist. '
                 f'Kusari does not download them: get the original weights '
-                f'from {self.source}, convert them to NPZ with Chainer '
-                f'({name}.convert_caffemodel_to_npz), and place the file '
+                f'from {self.source}, convert them to NPZ with '
+                f'{name}.convert_caffemodel_to_npz, and place the file '
                 f'at {path} (pretrained_model=\'auto\') or pass its path; '
                 f'pretrained_model=None builds the model with random '
                 f'weights')
@@ -110,6 +111,33 @@ class ImageNetModel(link.Chain):
         previous layer's output."""
         raise NotImplementedError(
             f'{type(self).__name__} must define functions')
+
+    @property
+    def caffe_layers(self):
+        """``{caffe layer name: (link path, kind)}``: where the layers of
+        the published caffemodel go (see ``_caffemodel.transfer``)."""
+        raise NotImplementedError(
+            f'{type(self).__name__} must define caffe_layers')
+
+    @classmethod
+    def convert_caffemodel_to_npz(cls, path_caffemodel, path_npz):
+        """Convert the published Caffe weights of this model (see
+        :attr:`source`) into the NPZ file ``pretrained_model`` loads.
+
+        Args:
+            path_caffemodel (str): The ``.caffemodel`` file.
+            path_npz (str): The NPZ file to write.
+        """
+        cls(pretrained_model=None)._convert_caffemodel(path_caffemodel,
+                                                       path_npz)
+
+    def _convert_caffemodel(self, path_caffemodel, path_npz):
+        """Fill this model with the weights of the caffemodel file
+        ``path_caffemodel`` and write them to the NPZ file ``path_npz``."""
+        layers = _caffemodel.read_caffemodel(path_caffemodel)
+        _caffemodel.transfer(layers, self, self.caffe_layers,
+                             path_caffemodel)
+        _npz.save_npz(path_npz, self)
 
     @property
     def available_layers(self):

@@ -1,6 +1,6 @@
 """Loading a link's parameters and persistent values from an NPZ file
-written by ``save_npz`` (Chainer's or Kusari's), through the link's
-``serialize`` method."""
+written by ``save_npz`` (Chainer's or Kusari's), and saving them in that
+format, through the link's ``serialize`` method."""
 import numpy
 
 from kusari.array import backend
@@ -49,3 +49,29 @@ def load_npz(path, link):
     with numpy.load(path, allow_pickle=False) as archive:
         link.serialize(_NpzReader(archive, path, write=False))
         link.serialize(_NpzReader(archive, path, write=True))
+
+
+class _NpzWriter:
+    """The serializer protocol collecting values into a dict of host
+    arrays keyed by path (``'conv1/W'``)."""
+
+    def __init__(self, target, prefix=''):
+        self.target = target
+        self.prefix = prefix
+
+    def __getitem__(self, name):
+        return _NpzWriter(self.target, f'{self.prefix}{name}/')
+
+    def __call__(self, name, value):
+        if backend.is_array_supported(value):
+            value = backend.CpuDevice().send_array(value)
+        self.target[self.prefix + name] = numpy.asarray(value)
+        return value
+
+
+def save_npz(path, link):
+    """Write ``link``'s parameters and persistent values (all set) to the
+    NPZ file ``path``, laid out as Chainer's ``save_npz`` does."""
+    target = {}
+    link.serialize(_NpzWriter(target))
+    numpy.savez(path, **target)

@@ -28,6 +28,10 @@ _INCEPTIONS = {
     'inc5a': (832, 256, 160, 320, 32, 128, 128),
     'inc5b': (832, 384, 192, 384, 48, 128, 128),
 }
+# The convolutions of an inception module in Caffe and in Inception.
+_INCEPTION_UNITS = {'1x1': 'conv1', '3x3_reduce': 'proj3', '3x3': 'conv3',
+                    '5x5_reduce': 'proj5', '5x5': 'conv5',
+                    'pool_proj': 'projp'}
 _pool = functools.partial(max_pooling_2d, ksize=3, stride=2)
 _lrn = functools.partial(local_response_normalization, n=5, k=1,
                          alpha=1e-4 / 5)
@@ -81,6 +85,22 @@ class GoogLeNet(_imagenet.ImageNetModel):
                     Convolution2D(in_channels, 128, 1, **kwargs))
             setattr(self, f'{branch}_fc1', Linear(2048, 1024, **kwargs))
             setattr(self, f'{branch}_fc2', Linear(1024, 1000, **kwargs))
+
+    @property
+    def caffe_layers(self):
+        """The layer names of BVLC's bvlc_googlenet.caffemodel."""
+        layers = {'conv1/7x7_s2': '/conv1', 'conv2/3x3_reduce':
+                  '/conv2_reduce', 'conv2/3x3': '/conv2',
+                  'loss3/classifier': '/loss3_fc'}
+        for branch in ('loss1', 'loss2'):
+            layers.update({f'{branch}/conv': f'/{branch}_conv',
+                           f'{branch}/fc': f'/{branch}_fc1',
+                           f'{branch}/classifier': f'/{branch}_fc2'})
+        for name in _INCEPTIONS:
+            caffe = f'inception_{name[3:]}'
+            for unit, link_name in _INCEPTION_UNITS.items():
+                layers[f'{caffe}/{unit}'] = f'/{name}/{link_name}'
+        return {caffe: (path, 'weights') for caffe, path in layers.items()}
 
     @property
     def functions(self):

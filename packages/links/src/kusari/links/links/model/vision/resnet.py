@@ -24,6 +24,21 @@ def _global_average_pooling_2d(x):
     return average(x, axis=(2, 3))
 
 
+# The residual units of a bottleneck in Caffe, and the index of their
+# convolution and normalization here; the first bottleneck of a stage also
+# has the shortcut's, unit '1', index 4.
+_CAFFE_UNITS = (('2a', 1), ('2b', 2), ('2c', 3))
+
+
+def _caffe_block_name(n_layers, stage, index):
+    """Caffe's name of a bottleneck: ``'4a'``, ``'4b'``, ...; in the deep
+    stages 3 and 4 of the 101 and 152 layer models ``'4a'``, ``'4b1'``,
+    ``'4b2'``, ..."""
+    if index and n_layers > 50 and stage in (3, 4):
+        return f'{stage}b{index}'
+    return f'{stage}{"abcdefghijklmnopqrstuvwxyz"[index]}'
+
+
 def prepare(image, size=(224, 224)):
     """``image`` (PIL image or array) as a ResNet input: float32 CHW, BGR,
     resized to ``size``, the mean pixel subtracted."""
@@ -132,6 +147,7 @@ class ResNetLayers(_imagenet.ImageNetModel):
             raise ValueError(
                 f'ResNetLayers: n_layers must be 50, 101 or 152, got '
                 f'{n_layers!r}')
+        self.n_layers = n_layers
         self.npz_name = f'ResNet-{n_layers}-model.npz'
         super().__init__(pretrained_model, n_layers, downsample_fb)
 
@@ -149,6 +165,51 @@ class ResNetLayers(_imagenet.ImageNetModel):
                 downsample_fb))
             in_channels = mid * 4
         self.fc6 = Linear(2048, 1000)
+
+    @classmethod
+    def convert_caffemodel_to_npz(cls, path_caffemodel, path_npz,
+                                  n_layers=None):
+        """Convert MSRA's ResNet-<n>-model.caffemodel into the NPZ file
+        ``pretrained_model`` loads.
+
+        Args:
+            path_caffemodel (str): The ``.caffemodel`` file.
+            path_npz (str): The NPZ file to write.
+            n_layers (int): 50, 101 or 152; by default the class's (50 for
+                ResNetLayers itself).
+        """
+        if cls is ResNetLayers:
+            model = cls(None, 50 if n_layers is None else n_layers)
+        else:
+            model = cls(None)
+            if n_layers not in (None, model.n_layers):
+                raise ValueError(
+                    f'{cls.__name__}.convert_caffemodel_to_npz: n_layers '
+                    f'is {model.n_layers} for this class, got {n_layers!r}')
+        model._convert_caffemodel(path_caffemodel, path_npz)
+
+    @property
+    def caffe_layers(self):
+        """The layer names of MSRA's ResNet-<n>-model.caffemodel: a
+        convolution ``res<block>_branch<unit>`` with its normalization in
+        two layers, ``bn...`` (statistics) and ``scale...`` (gamma,
+        beta)."""
+        layers = {'conv1': ('/conv1', 'weights'),
+                  'bn_conv1': ('/bn1', 'statistics'),
+                  'scale_conv1': ('/bn1', 'scale'),
+                  'fc1000': ('/fc6', 'weights')}
+        for stage, count in enumerate(_STAGES[self.n_layers], start=2):
+            for index in range(count):
+                block = _caffe_block_name(self.n_layers, stage, index)
+                path = f'/res{stage}/{"a" if index == 0 else f"b{index}"}'
+                units = _CAFFE_UNITS if index else _CAFFE_UNITS + (
+                    ('1', 4),)
+                for unit, k in units:
+                    suffix = f'{block}_branch{unit}'
+                    layers[f'res{suffix}'] = (f'{path}/conv{k}', 'weights')
+                    layers[f'bn{suffix}'] = (f'{path}/bn{k}', 'statistics')
+                    layers[f'scale{suffix}'] = (f'{path}/bn{k}', 'scale')
+        return layers
 
     @property
     def functions(self):

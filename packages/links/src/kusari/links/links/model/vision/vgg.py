@@ -71,6 +71,12 @@ class VGGLayers(_imagenet.ImageNetModel):
         self.fc8 = Linear(4096, 1000, **kwargs)
 
     @property
+    def caffe_layers(self):
+        """The Caffe layers have the names of the links."""
+        return {path[1:]: (path, 'weights')
+                for path, _ in self.namedlinks(skipself=True)}
+
+    @property
     def functions(self):
         layers = collections.OrderedDict()
         for block, count in enumerate(_BLOCKS[self.n_layers], start=1):
