@@ -3,7 +3,9 @@
 Also, LeNet learns the bundled handwritten digits, so the examples are
 checked on real data without a download.
 """
+import json
 import math
+import os
 import re
 import subprocess
 import sys
@@ -18,17 +20,24 @@ EXAMPLES = Path(__file__).resolve().parents[1]
 # tests run them unchanged on local data.
 AS_PRINTED = {EXAMPLES / 'mnist' / 'train_mnist.py',
               EXAMPLES / 'ptb_tutorial' / 'train_ptb_tutorial.py'}
-SCRIPTS = sorted(set(EXAMPLES.glob('*/train_*.py')) - AS_PRINTED)
+# Programs for several processes, started by mpiexec (the mpich wheel puts
+# it beside the interpreter).
+MPI_SCRIPTS = {EXAMPLES / 'mnist_mn' / 'train_mnist_mn.py'}
+MPIEXEC = Path(sys.executable).parent / 'mpiexec'
+SCRIPTS = sorted(set(EXAMPLES.glob('*/train_*.py')) - AS_PRINTED
+                 - MPI_SCRIPTS)
 FINAL_LOSS = re.compile(r'final loss: [^0-9-]*(-?[0-9.]+)')
 TIMEOUT = 120
 
 
-def run_example(script, tmp_path, *arguments):
-    """Run ``script`` with ``arguments`` in ``tmp_path``; its stdout."""
+def run_example(script, tmp_path, *arguments, launcher=(), env=None):
+    """Run ``script`` with ``arguments`` in ``tmp_path`` (through
+    ``launcher``, a command prefix); its stdout."""
     completed = subprocess.run(
-        [sys.executable, str(script), '--out', str(tmp_path / 'out'),
-         *arguments],
-        cwd=tmp_path, capture_output=True, text=True, timeout=TIMEOUT)
+        [*launcher, sys.executable, str(script), '--out',
+         str(tmp_path / 'out'), *arguments],
+        cwd=tmp_path, capture_output=True, text=True, timeout=TIMEOUT,
+        env=env)
     assert completed.returncode == 0, (
         f'{script.relative_to(EXAMPLES)} exited with '
         f'{completed.returncode}:\n{completed.stderr[-3000:]}')
@@ -39,7 +48,8 @@ def test_readme_lists_every_example():
     readme = (EXAMPLES / 'README.md').read_text(encoding='utf-8')
     listed = set(re.findall(r'^\| (\w+/train_\w+\.py) \|', readme,
                             re.MULTILINE))
-    found = {str(s.relative_to(EXAMPLES)) for s in SCRIPTS}
+    found = {str(s.relative_to(EXAMPLES))
+             for s in [*SCRIPTS, *MPI_SCRIPTS]}
     assert listed == found
 
 
@@ -51,6 +61,22 @@ def test_smoke(script, tmp_path):
     loss = FINAL_LOSS.match(last_line)
     assert loss, f'the last line is not the final loss: {last_line!r}'
     assert math.isfinite(float(loss.group(1)))
+
+
+def test_mnist_mn_learns_on_two_processes(tmp_path):
+    # The ChainerMN tutorial's program: two ranks, one BLAS thread each.
+    pytest.importorskip('chainermn')
+    launcher = [str(MPIEXEC), '-launcher', 'fork', '-n', '2']
+    env = dict(os.environ, OMP_NUM_THREADS='1', OPENBLAS_NUM_THREADS='1')
+    stdout = run_example(EXAMPLES / 'mnist_mn' / 'train_mnist_mn.py',
+                         tmp_path, '--smoke', launcher=launcher, env=env)
+    assert 'Num process (COMM_WORLD): 2' in stdout
+    log = json.loads((tmp_path / 'out' / 'log').read_text())
+    assert [entry['epoch'] for entry in log] == [1, 2, 3]
+    # 600 examples over two processes, batches of 20: 15 per epoch each.
+    assert log[-1]['iteration'] == 45
+    assert log[-1]['validation/main/accuracy'] > 0.9
+    assert log[-1]['main/loss'] < log[0]['main/loss']
 
 
 def test_lenet_learns_the_bundled_digits(tmp_path):

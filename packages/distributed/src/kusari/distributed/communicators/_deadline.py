@@ -1,0 +1,104 @@
+"""Waiting for MPI operations with a deadline, so that a missing or
+mismatched call ends in an error naming it instead of a hang.
+
+Every communication of the communicators is started nonblocking and
+completed here by polling: first by spinning for up to 50 ms (MPI moves a
+collective on only while it is tested, as a blocking call would spin),
+then by sleeping with a growing pause (a rank waiting long for a slower
+one leaves the core to it). The limit is the
+communicator's ``'timeout'`` configuration, by default the environment
+variable ``KUSARI_DISTRIBUTED_TIMEOUT`` in seconds, else 600.
+"""
+import atexit
+import os
+import time
+
+ENVIRONMENT_VARIABLE = 'KUSARI_DISTRIBUTED_TIMEOUT'
+DEFAULT_TIMEOUT = 600.0
+_SPIN_SECONDS = 0.05
+_TESTS_PER_CLOCK_READ = 50
+_LONGEST_PAUSE = 1e-3
+
+
+class CommunicationTimeout(TimeoutError):
+    """A communication did not complete within the communicator's timeout:
+    another rank did not make the matching call."""
+
+
+def default_timeout():
+    """The timeout in seconds from the environment, else the default."""
+    text = os.environ.get(ENVIRONMENT_VARIABLE, '').strip()
+    if not text:
+        return DEFAULT_TIMEOUT
+    try:
+        return check_timeout(float(text), ENVIRONMENT_VARIABLE)
+    except ValueError:
+        raise ValueError(
+            f'{ENVIRONMENT_VARIABLE} must be a positive number of seconds, '
+            f'got {text!r}') from None
+
+
+def check_timeout(value, name='timeout'):
+    """``value`` as a positive float, or a ValueError naming ``name``."""
+    if isinstance(value, bool) or not isinstance(value, (int, float)) \
+            or not value > 0:
+        raise ValueError(
+            f'{name} must be a positive number of seconds, got {value!r}')
+    return float(value)
+
+
+def poll(test, communicator, call):
+    """Call ``test()`` until it returns something true, and return that.
+
+    Raises:
+        CommunicationTimeout: naming ``call`` and the rank, when the
+            communicator's timeout passes first.
+    """
+    result = test()
+    if result:
+        return result
+    start = time.monotonic()
+    # MPI progresses a nonblocking collective only inside the calls that
+    # test it: spin first, as a blocking call would.
+    while time.monotonic() - start < _SPIN_SECONDS:
+        for _ in range(_TESTS_PER_CLOCK_READ):
+            result = test()
+            if result:
+                return result
+    timeout = communicator.get_config('timeout')
+    pause = 1e-5
+    while True:
+        result = test()
+        if result:
+            return result
+        if time.monotonic() - start > timeout:
+            _abort_at_exit(communicator.mpi_comm)
+            raise CommunicationTimeout(
+                f'{call} on rank {communicator.rank} of {communicator.size} '
+                f'did not complete within {timeout:g} s: another rank did '
+                f'not make the matching call (a missing or mismatched '
+                f'collective, or a send without its receive). Set the '
+                f'limit with comm.set_config("timeout", seconds) or '
+                f'{ENVIRONMENT_VARIABLE}.')
+        time.sleep(pause)
+        pause = min(pause * 2, _LONGEST_PAUSE)
+
+
+def wait(requests, communicator, call):
+    """Complete the MPI ``requests`` (one or a list) within the timeout."""
+    if not isinstance(requests, list):
+        return poll(requests.Test, communicator, call)
+    from mpi4py import MPI
+    return poll(lambda: MPI.Request.Testall(requests), communicator, call)
+
+
+_aborting = []
+
+
+def _abort_at_exit(mpi_comm):
+    """After a timeout the operation is still pending and MPI_Finalize
+    would wait for it for ever: make the process abort the job instead
+    when it exits."""
+    if not _aborting:
+        _aborting.append(mpi_comm)
+        atexit.register(mpi_comm.Abort, 1)

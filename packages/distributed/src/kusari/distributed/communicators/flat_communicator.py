@@ -1,0 +1,14 @@
+"""The flat communicator: packed buffers on the arrays' own device."""
+from kusari.array import backend
+from kusari.distributed.communicators import mpi_communicator_base
+
+
+class FlatCommunicator(mpi_communicator_base.MpiCommunicatorBase):
+    """Communicator that packs the gradients into one buffer on their own
+    device and hands it to MPI there: on the host for NumPy arrays, on the
+    GPU for CuPy arrays, which needs a CUDA-aware MPI. It saves the host
+    copies of :class:`NaiveCommunicator` where the MPI can read GPU
+    memory."""
+
+    def _buffer_module(self, arrays):
+        return backend.get_array_module(*arrays)

@@ -1,0 +1,8 @@
+"""Trainer extensions for multi-process training."""
+from kusari.distributed.evaluator import GenericMultiNodeEvaluator  # NOQA
+from kusari.distributed.extensions.allreduce_persistent import (  # NOQA
+    AllreducePersistent)
+from kusari.distributed.extensions.checkpoint import (  # NOQA
+    create_multi_node_checkpointer)
+from kusari.distributed.extensions.multi_node_snapshot import (  # NOQA
+    multi_node_snapshot)
