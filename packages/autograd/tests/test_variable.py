@@ -94,6 +94,18 @@ def test_a_leaf_used_twice_sums_its_gradients():
     numpy.testing.assert_array_equal(x.grad, f32([7]))
 
 
+def test_gradient_sums_in_place_stay_private():
+    # m's two contributions are summed, and that sum passed unchanged by
+    # p + q to both p and q; p's later contribution (through the longer
+    # chain, reached after p + q) must not reach q's gradient through it.
+    p, q = Variable(f32([1., 2.])), Variable(f32([3., 4.]))
+    m = p + q
+    loss = F.sum(m * 1 + m * 2) + F.sum(p * 5 * 1 * 1)
+    loss.backward()
+    numpy.testing.assert_array_equal(p.grad, f32([8., 8.]))
+    numpy.testing.assert_array_equal(q.grad, f32([3., 3.]))
+
+
 def test_cleargrad_zerograd_addgrad():
     x = Variable(f32([1, 2]))
     x.zerograd()

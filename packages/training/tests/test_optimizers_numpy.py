@@ -9,6 +9,7 @@ import pytest
 from kusari.autograd import Parameter
 from kusari.links import Link
 from kusari.training import optimizers
+from kusari.training.optimizers import _elementwise
 
 SHAPE = (3, 4)
 STEPS = 5
@@ -359,6 +360,18 @@ def test_step_on_large_parameter_allocates_no_full_array(name):
     finally:
         tracemalloc.stop()
     assert peak < 1 << 20, f'{name} allocated {peak} bytes in a step'
+
+
+@pytest.mark.parametrize('kwargs', [
+    {}, {'eta': 0.5, 'weight_decay_rate': 0.1},
+    {'amsgrad': True, 'adabound': True}])
+@pytest.mark.parametrize('dtype', [numpy.float16, numpy.float32])
+def test_adam_in_pieces_is_adam_whole(monkeypatch, kwargs, dtype):
+    # Pieces of 5 elements (the last one shorter) against the whole
+    # 3 x 4 parameter at once: the same arithmetic, bit for bit.
+    whole = _run('Adam', kwargs, dtype)
+    monkeypatch.setattr(_elementwise, '_PIECE', 5)
+    numpy.testing.assert_array_equal(_run('Adam', kwargs, dtype), whole)
 
 
 def test_too_small_eps_is_refused_for_the_dtype():

@@ -5,6 +5,8 @@ import numpy
 import pytest
 
 from kusari.autograd import functions as F
+from kusari.autograd.functions.connection import _geometry
+from kusari.autograd.variable import Variable
 from kusari.autograd.utils import conv
 from kusari.autograd.utils import conv_nd
 from kusari.autograd.utils import type_check
@@ -61,6 +63,35 @@ def test_deconvolution_is_the_transpose_of_convolution():
     gy = rng.standard_normal(y.shape)
     gx = F.deconvolution_2d(gy, W, outsize=(7, 8), **options).array
     numpy.testing.assert_allclose((y * gy).sum(), (x * gx).sum())
+
+
+def _conv_and_grads(x, W, gy, options):
+    xv, Wv = Variable(x), Variable(W)
+    y = F.convolution_2d(xv, Wv, **options)
+    y.grad = gy
+    y.backward()
+    d = F.deconvolution_2d(y.array, W, outsize=x.shape[2:], **options)
+    return y.array, xv.grad, Wv.grad, d.array
+
+
+@pytest.mark.parametrize('groups', [1, 2])
+def test_both_patch_layouts_agree(monkeypatch, groups):
+    # The batch axis first or last in the patches (im2col, col2im, the
+    # filter gradient and the deconvolution): the same sums, in another
+    # order.
+    rng = numpy.random.default_rng(4)
+    x = rng.standard_normal((3, 4, 9, 7))
+    W = rng.standard_normal((6, 4 // groups, 3, 2))
+    options = dict(stride=(2, 1), pad=(1, 0), dilate=(1, 2), groups=groups)
+    gy = rng.standard_normal(
+        F.convolution_2d(x, W, **options).shape)
+    results = {}
+    for layout in (False, True):
+        monkeypatch.setattr(_geometry, 'batch_last',
+                            lambda *args, layout=layout: layout)
+        results[layout] = _conv_and_grads(x, W, gy, options)
+    for first, last in zip(results[False], results[True]):
+        numpy.testing.assert_allclose(first, last, rtol=1e-12, atol=1e-12)
 
 
 def test_float16_keeps_dtype_and_precision():

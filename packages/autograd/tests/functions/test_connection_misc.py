@@ -48,6 +48,26 @@ def test_embed_id_ignore_label_rows_are_zero_and_get_no_gradient():
     numpy.testing.assert_array_equal(W.grad, [[1, 1], [0, 0], [2, 2]])
 
 
+@pytest.mark.parametrize('double_backprop', [False, True])
+def test_embed_id_used_at_every_step_sums_its_rows(double_backprop):
+    # After the first step, the rows are added in place to the gradient
+    # the backward pass holds; other contributions mix in, and the
+    # gradient of a step's output is left untouched.
+    W = Variable(numpy.arange(8.0).reshape(4, 2))
+    steps = [numpy.array(ids, numpy.int32)
+             for ids in ([1, 3], [1, 1], [-1, 2], [0, 3])]
+    ys = [F.embed_id(x, W, ignore_label=-1) for x in steps]
+    loss = F.sum(W * 10)
+    for i, y in enumerate(ys):
+        loss = loss + F.sum(y * (i + 1))
+    loss.backward(enable_double_backprop=double_backprop)
+    expected = numpy.full((4, 2), 10.0)
+    for i, x in enumerate(steps):
+        for id_ in x[x >= 0]:
+            expected[id_] += i + 1
+    numpy.testing.assert_array_equal(W.grad, expected)
+
+
 @pytest.mark.parametrize('ids', [[0, 3], [-1, 0]])
 def test_embed_id_rejects_ids_outside_vocabulary(ids):
     with pytest.raises(ValueError, match=r'embed_id: ids in x must be in '

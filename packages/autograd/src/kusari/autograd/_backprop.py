@@ -5,6 +5,7 @@ FunctionNodes are visited in decreasing rank, so each one runs once, after
 every consumer of its outputs has contributed its gradient.
 """
 import heapq
+import threading
 
 from kusari.array import backend
 from kusari.array.configuration import using_config
@@ -15,6 +16,27 @@ from kusari.autograd.function_node import _hook_state
 from kusari.autograd.variable import Variable
 
 _bare = Variable._bare
+_pass = threading.local()  # owned: the running pass's own gradients
+
+
+def private(grad, node):
+    """Whether the running backward pass alone holds ``grad``, the
+    gradient it has so far for the VariableNode ``node``: a
+    ``backward_accumulate`` may add into such an entry of its
+    ``grad_inputs`` in place and return it in its place."""
+    owned = getattr(_pass, 'owned', None)
+    return owned is not None and owned.get(id(grad)) is node
+
+
+def hand_over(grad, node):
+    """Give the running backward pass ``grad``, the gradient of the
+    VariableNode ``node`` that a ``backward_accumulate`` returns, whose
+    array it made and holds no other reference to: later contributions
+    may then be added to it in place. Nothing happens while the pass
+    records a graph."""
+    owned = getattr(_pass, 'owned', None)
+    if owned is not None:
+        owned[id(grad)] = node
 
 
 def backward_from_variable(var, retain_grad, enable_double_backprop,
@@ -126,6 +148,25 @@ def _traverse(outputs, grad_outputs, retain_grad, enable_double_backprop,
               stop_nodes):
     """Run every reachable backward; return the gradients left at the
     boundary: leaves (``backward``), or ``stop_nodes`` (``grad``)."""
+    # The gradients this pass alone holds (the sums it made, and those
+    # handed over), by id, with the node whose entry of grads each is:
+    # later contributions to that node are added to it in place. Once out
+    # of grads it may be passed on anywhere, but only ever to other nodes
+    # (a node's contributions all come before it leaves). Not while the
+    # pass records a graph.
+    owned = None if enable_double_backprop else {}
+    outer = getattr(_pass, 'owned', None)
+    _pass.owned = owned
+    try:
+        return _walk(outputs, grad_outputs, retain_grad,
+                     enable_double_backprop, stop_nodes, owned)
+    finally:
+        _pass.owned = outer
+
+
+def _walk(outputs, grad_outputs, retain_grad, enable_double_backprop,
+          stop_nodes, owned):
+    """:func:`_traverse` with the pass's ``owned`` dict (None: record)."""
     grads = {}
     heap = []
     pushed = set()
@@ -140,12 +181,13 @@ def _traverse(outputs, grad_outputs, retain_grad, enable_double_backprop,
     general = bool(_hook_state.__dict__.get('hooks')) or \
         _config_local.__dict__.get('debug', _global_config['debug'])
     with using_config('enable_backprop', enable_double_backprop):
-        add = _adder(enable_double_backprop)
+        add = _adder(owned)
         for y, gy in zip(outputs, grad_outputs):
             node = y.node
             if not node.requires_grad:
                 continue
-            grads[node] = add(grads[node], gy) if node in grads else gy
+            grads[node] = add(grads[node], gy, node) if node in grads \
+                else gy
             func = node.creator_node
             if func is not None and func not in pushed and \
                     func.rank >= min_rank:
@@ -177,7 +219,7 @@ def _traverse(outputs, grad_outputs, retain_grad, enable_double_backprop,
             if not targets:
                 continue
             if general or func._accumulates or func._local_function_hooks:
-                gxs = _call_backward(func, targets, gys, grads)
+                gxs = _call_backward(func, targets, gys, grads, owned)
             else:
                 gxs = func.backward(targets, gys)
                 if len(gxs) != len(targets):
@@ -190,7 +232,8 @@ def _traverse(outputs, grad_outputs, retain_grad, enable_double_backprop,
                 if array is None or array.shape != node.shape or \
                         array.dtype != node.dtype:
                     _raise_grad_mismatch(func, i, node, gx)
-                grads[node] = add(grads[node], gx) if node in grads else gx
+                grads[node] = add(grads[node], gx, node) if node in grads \
+                    else gx
                 creator = node.creator_node
                 if creator is not None and creator not in pushed and \
                         creator.rank >= min_rank:
@@ -205,15 +248,26 @@ def _traverse(outputs, grad_outputs, retain_grad, enable_double_backprop,
     return grads
 
 
-def _adder(enable_double_backprop):
-    """How to sum two gradient contributions: through the graph when it is
-    recorded, directly on arrays when not."""
-    if enable_double_backprop:
-        return lambda a, b: a + b
-    return lambda a, b: _bare(a._array + b._array, True)
+def _adder(owned):
+    """How to add the contribution ``b`` to the gradient ``a`` of a node:
+    through the graph when it is recorded (``owned`` None), directly on
+    arrays when not. There, a sum made here is recorded in ``owned`` and
+    later contributions are added to it in place, with no new array each
+    (a weight used at every step of a sequence)."""
+    if owned is None:
+        return lambda a, b, node: a + b
+
+    def add(a, b, node):
+        if owned.get(id(a)) is node:
+            a._array += b._array
+            return a
+        total = _bare(a._array + b._array, True)
+        owned[id(total)] = node
+        return total
+    return add
 
 
-def _call_backward(func, targets, gys, grads):
+def _call_backward(func, targets, gys, grads, owned):
     hooks = _hook_state.__dict__.get('hooks')
     if hooks or func._local_function_hooks:
         hooks = func._all_hooks(hooks or {})
@@ -225,6 +279,12 @@ def _call_backward(func, targets, gys, grads):
         in_nodes = func.inputs
         grad_inputs = tuple([grads.pop(in_nodes[i], None) for i in targets])
         gxs = func.backward_accumulate(targets, gys, grad_inputs)
+        if owned:
+            # A gradient the pass owned stays its own only where it comes
+            # back in its place, and once.
+            for g, gx in zip(grad_inputs, gxs):
+                if g is not gx or sum(x is g for x in gxs) > 1:
+                    owned.pop(id(g), None)
     else:
         gxs = func.backward(targets, gys)
         if len(gxs) != len(targets):

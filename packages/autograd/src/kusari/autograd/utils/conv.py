@@ -5,7 +5,9 @@ patch it reads: shape ``(n, c, k_1, ..., k_N, out_1, ..., out_N)`` for an
 input ``(n, c, d_1, ..., d_N)``. It is built as one strided view of the
 (padded) input and copied once, so a convolution is that copy plus one
 matrix product. ``col2im`` sums patches back into an image, with one
-strided slice addition per kernel offset. Both work on NumPy and CuPy
+strided slice addition per kernel offset. Both can also put the batch axis
+last, ``(c, k_1, ..., out_N, n)``, so that their copies and additions run
+over ``n`` times longer contiguous stretches. Both work on NumPy and CuPy
 arrays alike (CuPy has the same stride tricks).
 """
 import itertools
@@ -57,8 +59,18 @@ def _span(out, k, s, d):
     return (out - 1) * s + (k - 1) * d + 1
 
 
+def outsizes(dims, ksize, stride, pad, cover_all=False, dilate=None):
+    """Output lengths of a convolution of spatial lengths ``dims`` (see
+    :func:`get_conv_outsize`); ``dilate`` None means no dilation."""
+    if dilate is None:
+        dilate = (1,) * len(dims)
+    return tuple(
+        get_conv_outsize(size, k, s, p, cover_all, d)
+        for size, k, s, p, d in zip(dims, ksize, stride, pad, dilate))
+
+
 def im2col(img, ksize, stride, pad, pval=0, cover_all=False, dilate=None,
-           outsize=None):
+           outsize=None, batch_last=False):
     """Patches of ``img`` for an N-dimensional convolution.
 
     Args:
@@ -68,82 +80,119 @@ def im2col(img, ksize, stride, pad, pval=0, cover_all=False, dilate=None,
         cover_all (bool): See :func:`get_conv_outsize`.
         dilate: Tuple of N ints, or None for no dilation.
         outsize: Tuple of N output lengths, or None to compute them.
+        batch_last (bool): Put the batch axis last (see below).
 
     Returns:
-        C-contiguous array ``(n, c, k_1, ..., k_N, out_1, ..., out_N)``.
+        C-contiguous array ``(n, c, k_1, ..., k_N, out_1, ..., out_N)``,
+        or ``(c, k_1, ..., k_N, out_1, ..., out_N, n)`` with
+        ``batch_last``. The copy of the patches runs along the last axes;
+        with the batch last, its contiguous runs are ``n`` times longer
+        than one output row, which pays off when the rows are short.
     """
+    xp = backend.get_array_module(img)
+    return xp.ascontiguousarray(patch_view(
+        img, ksize, stride, pad, pval, cover_all, dilate, outsize,
+        batch_last))
+
+
+def patch_view(img, ksize, stride, pad, pval=0, cover_all=False,
+               dilate=None, outsize=None, batch_last=False):
+    """The patches of :func:`im2col` (same arguments) as a strided view,
+    not copied: of ``img`` itself where it needs no padding and keeps its
+    batch axis first, else of a padded (or transposed) copy."""
     ndim = len(ksize)
     if dilate is None:
         dilate = (1,) * ndim
     dims = img.shape[2:]
     if outsize is None:
-        outsize = tuple(
-            get_conv_outsize(size, k, s, p, cover_all, d)
-            for size, k, s, p, d in zip(dims, ksize, stride, pad, dilate))
+        outsize = outsizes(dims, ksize, stride, pad, cover_all, dilate)
     # Windows may read past the far padding (cover_all, or a given outsize):
     # pad enough that every window lies inside the array.
     after = tuple(
         max(p, _span(out, k, s, d) - size - p)
         for size, out, k, s, p, d in zip(
             dims, outsize, ksize, stride, pad, dilate))
-    if any(pad) or any(after):
-        img = _padded(img, pad, after, pval)
+    img = _padded(img, pad, after, pval, batch_last)
     xp = backend.get_array_module(img)
+    lead = 1 if batch_last else 2
     strides = img.strides
-    view = xp.lib.stride_tricks.as_strided(
+    spatial = strides[lead:lead + ndim]
+    return xp.lib.stride_tricks.as_strided(
         img,
-        img.shape[:2] + tuple(ksize) + tuple(outsize),
-        strides[:2]
-        + tuple(st * d for st, d in zip(strides[2:], dilate))
-        + tuple(st * s for st, s in zip(strides[2:], stride)))
-    return xp.ascontiguousarray(view)
+        img.shape[:lead] + tuple(ksize) + tuple(outsize)
+        + img.shape[lead + ndim:],
+        strides[:lead]
+        + tuple(st * d for st, d in zip(spatial, dilate))
+        + tuple(st * s for st, s in zip(spatial, stride))
+        + strides[lead + ndim:])
 
 
-def _padded(img, before, after, pval):
+def _padded(img, before, after, pval, batch_last):
+    """``img`` padded with ``pval`` (``before`` and ``after`` each spatial
+    axis); with ``batch_last``, a C-contiguous copy with the batch axis
+    last (so that the patch copy reads long contiguous runs)."""
     xp = backend.get_array_module(img)
-    shape = img.shape[:2] + tuple(
-        size + b + a for size, b, a in zip(img.shape[2:], before, after))
+    if batch_last:
+        img = xp.moveaxis(img, 0, -1)
+    if not any(before) and not any(after):
+        return xp.ascontiguousarray(img) if batch_last else img
+    lead = 1 if batch_last else 2
+    dims = img.shape[lead:lead + len(before)]
+    shape = img.shape[:lead] + tuple(
+        size + b + a for size, b, a in zip(dims, before, after)) \
+        + img.shape[lead + len(before):]
     out = xp.full(shape, pval, dtype=img.dtype)
-    inner = (Ellipsis,) + tuple(
-        slice(b, b + size) for size, b in zip(img.shape[2:], before))
-    out[inner] = img
+    out[_spatial_index(lead, before, dims)] = img
     return out
 
 
-def col2im(col, stride, pad, dims, dilate=None):
+def _spatial_index(lead, starts, lengths):
+    """Index of the spatial slices ``start:start + length`` of an array
+    with ``lead`` axes before its spatial ones."""
+    return (slice(None),) * lead + tuple(
+        slice(b, b + size) for size, b in zip(lengths, starts))
+
+
+def col2im(col, stride, pad, dims, dilate=None, batch_last=False):
     """Sum patches back into an image: the adjoint of :func:`im2col`.
 
     Args:
-        col: Array ``(n, c, k_1, ..., k_N, out_1, ..., out_N)``.
+        col: Array ``(n, c, k_1, ..., k_N, out_1, ..., out_N)``, or ``(c,
+            k_1, ..., k_N, out_1, ..., out_N, n)`` with ``batch_last``.
         stride, pad: Tuples of N ints.
         dims: Tuple of the N image lengths (without padding).
         dilate: Tuple of N ints, or None for no dilation.
+        batch_last (bool): The layout of ``col`` (the image returned is
+            ``(n, c, ...)`` either way).
 
     Returns:
-        Array ``(n, c, d_1, ..., d_N)`` where each element is the sum of
-        the patch entries that read it.
+        C-contiguous array ``(n, c, d_1, ..., d_N)`` where each element is
+        the sum of the patch entries that read it.
     """
     ndim = len(dims)
     if dilate is None:
         dilate = (1,) * ndim
-    ksize = col.shape[2:2 + ndim]
-    outsize = col.shape[2 + ndim:]
+    lead = 1 if batch_last else 2
+    ksize = col.shape[lead:lead + ndim]
+    outsize = col.shape[lead + ndim:lead + 2 * ndim]
     padded = tuple(
         max(size + 2 * p, _span(out, k, s, d))
         for size, out, k, s, p, d in zip(
             dims, outsize, ksize, stride, pad, dilate))
     xp = backend.get_array_module(col)
-    img = xp.zeros(col.shape[:2] + padded, dtype=col.dtype)
+    img = xp.zeros(col.shape[:lead] + padded + col.shape[lead + 2 * ndim:],
+                   dtype=col.dtype)
+    whole = (slice(None),) * lead
     for offset in itertools.product(*[range(k) for k in ksize]):
-        window = (Ellipsis,) + tuple(
+        window = whole + tuple(
             slice(i * d, i * d + (out - 1) * s + 1, s)
             for i, out, s, d in zip(offset, outsize, stride, dilate))
-        img[window] += col[(slice(None), slice(None)) + offset]
-    if not any(pad) and padded == tuple(dims):
-        return img
-    inner = (Ellipsis,) + tuple(
-        slice(p, p + size) for size, p in zip(dims, pad))
-    return xp.ascontiguousarray(img[inner])
+        img[window] += col[whole + offset]
+    if any(pad) or padded != tuple(dims):
+        img = img[_spatial_index(lead, pad, dims)]
+    if batch_last:
+        img = xp.moveaxis(img, -1, 0)
+    return xp.ascontiguousarray(img)
 
 
 def im2col_cpu(img, kh, kw, sy, sx, ph, pw, pval=0, cover_all=False, dy=1,

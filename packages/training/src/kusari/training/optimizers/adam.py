@@ -102,24 +102,23 @@ class AdamRule(_BiasCorrectedRate, _elementwise.Rule):
     def update_core_cpu(self, param):
         hp = self.hyperparam
         _elementwise.check_eps(self, hp.eps, param.dtype)
-        grad, (work,) = _elementwise.cpu_operands(param, 1)
-        m, v = self.state['m'], self.state['v']
-        _elementwise.update_moments(grad, m, v, 1 - hp.beta1, 1 - hp.beta2,
-                                    work)
-        vhat = v
-        if hp.amsgrad:
-            vhat = self.state['vhat']
-            numpy.maximum(vhat, v, out=vhat)
-        step = work
-        numpy.sqrt(vhat, out=step)
-        step += hp.eps
-        numpy.divide(self.alpha_t, step, out=step)
-        if hp.adabound:
-            lower, upper = self._bounds()
-            numpy.clip(step, lower, upper, out=step)
-        step *= m
-        _elementwise.descend_decoupled(param.array, step, hp.eta,
-                                       hp.weight_decay_rate)
+        alpha_t = self.alpha_t
+        bounds = self._bounds() if hp.adabound else None
+        names = ('m', 'v', 'vhat') if hp.amsgrad else ('m', 'v')
+        for grad, array, (m, v, *vhat), (step,) in _elementwise.cpu_pieces(
+                param, [self.state[name] for name in names], 1):
+            _elementwise.update_moments(grad, m, v, 1 - hp.beta1,
+                                        1 - hp.beta2, step)
+            if vhat:
+                numpy.maximum(vhat[0], v, out=vhat[0])
+            numpy.sqrt(vhat[0] if vhat else v, out=step)
+            step += hp.eps
+            numpy.divide(alpha_t, step, out=step)
+            if bounds is not None:
+                numpy.clip(step, *bounds, out=step)
+            step *= m
+            _elementwise.descend_decoupled(array, step, hp.eta,
+                                           hp.weight_decay_rate)
 
     def update_core_gpu(self, param):
         hp = self.hyperparam

@@ -76,6 +76,33 @@ def gemm(a, b):
     return xp.matmul(a, b)
 
 
+def batch_last(rows, patch, out_channels):
+    """Whether a (de)convolution lays its patches out with the batch axis
+    last (see :func:`kusari.autograd.utils.conv.im2col`).
+
+    In the usual layout the patch copy (im2col) and the patch sums
+    (col2im) run along output rows, which are slow when the rows are
+    short; the batch-last layout runs ``n`` times longer but costs a
+    transposed copy of the input and of the output. That pays off with
+    ``rows`` (the output row length) under 16 and patches (``patch``
+    values per output position and group) over twice as many as the
+    output channels of a group (``out_channels``).
+    """
+    return rows < 16 and patch > 2 * out_channels
+
+
+def batch_to_back(x):
+    """``x`` ``(n, c, ...)`` as a C-contiguous ``(c, ..., n)``."""
+    xp = backend.get_array_module(x)
+    return xp.ascontiguousarray(xp.moveaxis(x, 0, -1))
+
+
+def batch_to_front(y):
+    """``y`` ``(c, ..., n)`` as a C-contiguous ``(n, c, ...)``."""
+    xp = backend.get_array_module(y)
+    return xp.ascontiguousarray(xp.moveaxis(y, -1, 0))
+
+
 def outputs(y, inputs):
     """The outputs ``(y,)`` of a (de)convolution of ``inputs``: the bias
     ``inputs[2]``, if given, is added in place along axis 1 of ``y``."""

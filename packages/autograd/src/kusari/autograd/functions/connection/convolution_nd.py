@@ -47,10 +47,16 @@ class ConvolutionND(function_node.FunctionNode):
     def forward(self, inputs):
         x, W = inputs[:2]
         self.retain_inputs((0, 1))
+        ksize = W.shape[2:]
+        outsize = self.outsize or conv.outsizes(
+            x.shape[2:], ksize, self.stride, self.pad, self.cover_all,
+            self.dilate)
+        self.batch_last = _geometry.batch_last(
+            outsize[-1], math.prod(W.shape[1:]), W.shape[0] // self.groups)
         self.col = conv.im2col(
-            x, W.shape[2:], self.stride, self.pad, 0, self.cover_all,
-            self.dilate, self.outsize)
-        y = grouped_conv(self.col, W, self.groups)
+            x, ksize, self.stride, self.pad, 0, self.cover_all, self.dilate,
+            outsize, self.batch_last)
+        y = grouped_conv(self.col, W, self.groups, self.batch_last)
         return _geometry.outputs(y, inputs)
 
     def backward(self, indexes, grad_outputs):
@@ -60,17 +66,26 @@ class ConvolutionND(function_node.FunctionNode):
                 self.ndim, self.stride, self.pad, x.shape[2:], self.dilate,
                 self.groups).apply((gy, W))[0],
             lambda x, W, gy: ConvolutionNDGradW(
-                self, W.shape[2:], self.col).apply((x, gy))[0])
+                self, W.shape[2:], self.col, self.batch_last).apply(
+                    (x, gy))[0])
 
 
-def grouped_conv(col, W, groups):
+def grouped_conv(col, W, groups, batch_last=False):
     """``y[n, o, ...] = sum W[o, c, k] col[n, c, k, ...]`` within groups:
     one batched product of ``(g, out/g, K)`` filters and ``(n, g, K, P)``
-    patches."""
-    n = col.shape[0]
+    patches, or with the patches ``batch_last`` of ``(g, K, P n)`` ones
+    (then the batch axis is moved back to the front)."""
     out_c = W.shape[0]
-    outsize = col.shape[2 + (col.ndim - 2) // 2:]
     w_mat = W.reshape(groups, out_c // groups, -1)
+    if batch_last:
+        n = col.shape[-1]
+        outsize = col.shape[1 + (col.ndim - 2) // 2:-1]
+        col_mat = col.reshape(groups, w_mat.shape[2], -1)
+        y = _geometry.gemm(w_mat, col_mat)
+        return _geometry.batch_to_front(
+            y.reshape((out_c,) + outsize + (n,)))
+    n = col.shape[0]
+    outsize = col.shape[2 + (col.ndim - 2) // 2:]
     col_mat = col.reshape(n, groups, w_mat.shape[2], math.prod(outsize))
     return _geometry.gemm(w_mat, col_mat).reshape((n, out_c) + outsize)
 
@@ -79,11 +94,12 @@ class ConvolutionNDGradW(function_node.FunctionNode):
     """The filter gradient of a convolution: gW = sum gy col(x)^T.
 
     ``node`` is the (de)convolution whose geometry it shares; ``col`` the
-    patches of x if its forward already made them. Its gradients are a
-    deconvolution (for x) and a convolution (for gy).
+    patches of x if its forward already made them (``batch_last``: in
+    that layout). Its gradients are a deconvolution (for x) and a
+    convolution (for gy).
     """
 
-    def __init__(self, node, ksize, col=None):
+    def __init__(self, node, ksize, col=None, batch_last=False):
         self.ndim = node.ndim
         self.stride = node.stride
         self.pad = node.pad
@@ -91,6 +107,7 @@ class ConvolutionNDGradW(function_node.FunctionNode):
         self.groups = node.groups
         self.ksize = tuple(ksize)
         self.col = col
+        self.batch_last = batch_last
 
     def check_type_forward(self, in_types):
         type_check.argname(in_types, ('x', 'gy'))
@@ -103,17 +120,26 @@ class ConvolutionNDGradW(function_node.FunctionNode):
     def forward(self, inputs):
         x, gy = inputs
         self.retain_inputs((0, 1))
+        n, g, out_c = x.shape[0], self.groups, gy.shape[1]
+        patch = x.shape[1] // g * math.prod(self.ksize)
         col = self.col
         if col is None:
+            self.batch_last = _geometry.batch_last(
+                gy.shape[-1], patch, out_c // g)
             col = conv.im2col(x, self.ksize, self.stride, self.pad, 0,
-                              False, self.dilate, gy.shape[2:])
+                              False, self.dilate, gy.shape[2:],
+                              self.batch_last)
         self.col = None  # the patches are not needed once gW is computed
-        n, g, out_c = x.shape[0], self.groups, gy.shape[1]
-        positions = math.prod(gy.shape[2:])
-        gy_mat = gy.reshape(n, g, out_c // g, positions)
-        col_mat = col.reshape(
-            n, g, x.shape[1] // g * math.prod(self.ksize), positions)
-        gW = _geometry.gemm(gy_mat, col_mat.swapaxes(2, 3)).sum(axis=0)
+        if self.batch_last:
+            # One product over the batch and positions together.
+            gy_mat = _geometry.batch_to_back(gy).reshape(g, out_c // g, -1)
+            col_mat = col.reshape(g, patch, -1)
+            gW = _geometry.gemm(gy_mat, col_mat.swapaxes(1, 2))
+        else:
+            positions = math.prod(gy.shape[2:])
+            gy_mat = gy.reshape(n, g, out_c // g, positions)
+            col_mat = col.reshape(n, g, patch, positions)
+            gW = _geometry.gemm(gy_mat, col_mat.swapaxes(2, 3)).sum(axis=0)
         return gW.reshape((out_c, x.shape[1] // g) + self.ksize),
 
     def backward(self, indexes, grad_outputs):

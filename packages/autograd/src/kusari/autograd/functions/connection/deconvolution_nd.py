@@ -65,8 +65,12 @@ class DeconvolutionND(function_node.FunctionNode):
                     f'deconvolution: the output of x {x.shape} and W '
                     f'{W.shape} would have lengths {outsize}')
         self._outsize = outsize
-        col = grouped_deconv(x, W, self.groups)
-        y = conv.col2im(col, self.stride, self.pad, outsize, self.dilate)
+        in_g = x.shape[1] // self.groups
+        batch_last = _geometry.batch_last(
+            x.shape[-1], math.prod(W.shape[1:]), in_g)
+        col = grouped_deconv(x, W, self.groups, batch_last)
+        y = conv.col2im(col, self.stride, self.pad, outsize, self.dilate,
+                        batch_last)
         return _geometry.outputs(y, inputs)
 
     def backward(self, indexes, grad_outputs):
@@ -79,16 +83,22 @@ class DeconvolutionND(function_node.FunctionNode):
                 self, W.shape[2:]).apply((gy, x))[0])
 
 
-def grouped_deconv(x, W, groups):
+def grouped_deconv(x, W, groups, batch_last=False):
     """Patches ``col[n, o, k, p] = sum_c W[c, o, k] x[n, c, p]`` within
     groups: one batched product of transposed ``(g, c/g, out/g K)``
-    filters and ``(n, g, c/g, P)`` inputs."""
+    filters and ``(n, g, c/g, P)`` inputs; ``batch_last``: of ``(g, c/g,
+    P n)`` inputs, giving ``col[o, k, p, n]``."""
     n, in_c = x.shape[:2]
-    w_mat = W.reshape(groups, in_c // groups, -1)
+    w_mat = W.reshape(groups, in_c // groups, -1).swapaxes(1, 2)
+    channels = (W.shape[1] * groups,) + W.shape[2:]
+    if batch_last:
+        x_mat = _geometry.batch_to_back(x).reshape(groups, in_c // groups,
+                                                   -1)
+        col = _geometry.gemm(w_mat, x_mat)
+        return col.reshape(channels + x.shape[2:] + (n,))
     x_mat = x.reshape(n, groups, in_c // groups, math.prod(x.shape[2:]))
-    col = _geometry.gemm(w_mat.swapaxes(1, 2), x_mat)
-    return col.reshape(
-        (n, W.shape[1] * groups) + W.shape[2:] + x.shape[2:])
+    col = _geometry.gemm(w_mat, x_mat)
+    return col.reshape((n,) + channels + x.shape[2:])
 
 
 def apply_deconvolution(node_class, func_name, x, W, b, ndim, stride, pad,

@@ -2,6 +2,7 @@
 import numpy
 
 from kusari.array import backend
+from kusari.autograd import _backprop
 from kusari.autograd import function_node
 from kusari.autograd.functions.array import _scatter
 from kusari.autograd.utils import type_check
@@ -53,6 +54,25 @@ class EmbedIDFunction(function_node.FunctionNode):
         grad = EmbedIDGrad(self._w_shape, self.ignore_label)
         return None, grad.apply((x, grad_outputs[0]))[0]
 
+    def backward_accumulate(self, target_input_indexes, grad_outputs,
+                            grad_inputs):
+        """Where the backward pass alone holds W's gradient so far (an
+        embedding used at every step of a sequence), add this gradient's
+        few rows to it in place instead of a whole new matrix; the first
+        gradient is handed over to the pass for that."""
+        gW_before = grad_inputs[-1]
+        w_node = self.inputs[1]
+        if gW_before is not None and _backprop.private(gW_before, w_node):
+            x, = self.get_retained_inputs()
+            ids, rows = EmbedIDGrad(self._w_shape, self.ignore_label).rows(
+                x.array, grad_outputs[0].array)
+            add_rows(gW_before.array, ids, rows)
+            return grad_inputs
+        gxs = super().backward_accumulate(target_input_indexes,
+                                          grad_outputs, grad_inputs)
+        _backprop.hand_over(gxs[-1], w_node)
+        return gxs
+
 
 class EmbedIDGrad(function_node.FunctionNode):
     """gW: the rows of gy added into the rows of W that x selected."""
@@ -61,38 +81,47 @@ class EmbedIDGrad(function_node.FunctionNode):
         self.w_shape = w_shape
         self.ignore_label = ignore_label
 
-    def _zeros_and_rows(self, inputs):
-        """gW of zeros, and the ids with their gradient rows (ignored ids
+    def rows(self, x, gy):
+        """The ids of x and their gradient rows of gy (ignored ids
         dropped)."""
-        x, gy = inputs
-        self.retain_inputs((0,))
-        xp = backend.get_array_module(gy)
-        gW = xp.zeros(self.w_shape, dtype=gy.dtype)
         ids = x.ravel()
         rows = gy.reshape(ids.size, self.w_shape[1])
         if self.ignore_label is not None:
             kept = ids != self.ignore_label
             ids, rows = ids[kept], rows[kept]
-        return gW, ids, rows
+        return ids, rows
 
-    def forward_cpu(self, inputs):
-        gW, ids, rows = self._zeros_and_rows(inputs)
-        if ids.size:
-            # One segment sum per distinct id over the sorted rows: several
-            # times faster than numpy.add.at on rows.
-            order = numpy.argsort(ids, kind='stable')
-            ids = ids[order]
-            starts = numpy.flatnonzero(numpy.r_[True, ids[1:] != ids[:-1]])
-            gW[ids[starts]] = numpy.add.reduceat(rows[order], starts, axis=0)
-        return gW,
+    def _zeros_and_rows(self, inputs):
+        """gW of zeros, and the ids with their gradient rows."""
+        x, gy = inputs
+        self.retain_inputs((0,))
+        xp = backend.get_array_module(gy)
+        gW = xp.zeros(self.w_shape, dtype=gy.dtype)
+        return (gW,) + self.rows(x, gy)
 
-    def forward_gpu(self, inputs):
+    def forward(self, inputs):
         gW, ids, rows = self._zeros_and_rows(inputs)
-        return _scatter.scatter_add(gW, ids, rows),
+        return add_rows(gW, ids, rows),
 
     def backward(self, indexes, grad_outputs):
         x, = self.get_retained_inputs()
         return None, embed_id(x, grad_outputs[0], self.ignore_label)
+
+
+def add_rows(gW, ids, rows):
+    """``gW[ids[i]] += rows[i]`` for every i, in place (ids may repeat);
+    returns gW."""
+    if not ids.size:
+        return gW
+    if backend.get_array_module(gW) is not numpy:
+        return _scatter.scatter_add(gW, ids, rows)
+    # One segment sum per distinct id over the sorted rows: several times
+    # faster than numpy.add.at on rows.
+    order = numpy.argsort(ids, kind='stable')
+    ids = ids[order]
+    starts = numpy.flatnonzero(numpy.r_[True, ids[1:] != ids[:-1]])
+    gW[ids[starts]] += numpy.add.reduceat(rows[order], starts, axis=0)
+    return gW
 
 
 def embed_id(x, W, ignore_label=None):

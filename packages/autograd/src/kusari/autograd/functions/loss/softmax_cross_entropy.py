@@ -40,6 +40,16 @@ def _one_hot(t, n_class, dtype):
     return (xp.expand_dims(t, 1) == classes).astype(dtype)
 
 
+def _subtract_one_hot(y, t):
+    """``y -= _one_hot(t)`` in place: 1 off the labelled entry of each
+    position, no other entry touched."""
+    xp = backend.get_array_module(y)
+    index = [xp.arange(size).reshape((-1,) + (1,) * (t.ndim - 1 - axis))
+             for axis, size in enumerate(t.shape)]
+    index.insert(1, t)
+    y[tuple(index)] -= 1
+
+
 class SoftmaxCrossEntropy(function_node.FunctionNode):
     """l = -w[t] log softmax(x)[t] at each position of ``t`` (0 where t is
     ``ignore_label``), summed and scaled, or kept per position."""
@@ -112,7 +122,7 @@ class SoftmaxCrossEntropyGrad(function_node.FunctionNode):
         work = _work_array(x)
         y = _log_softmax_array(work) if self.log_y is None else self.log_y
         y = xp.exp(y)
-        y -= _one_hot(self.t, x.shape[1], y.dtype)
+        _subtract_one_hot(y, self.t)
         y *= xp.expand_dims(self.weights * gy.astype(y.dtype), 1)
         return y.astype(x.dtype, copy=False),
 

@@ -1,21 +1,25 @@
 """Max pooling over 1, 2, 3 or N spatial axes.
 
-Forward takes the patches of the ``-inf``-padded input once and reduces
-them over the window axis; the position of each maximum (its flat offset
-within the window) is kept. The gradient scatters ``gy`` to those
-positions in one indexed operation; its own gradient gathers from them, so
-max pooling has gradients of every order.
+Forward reduces the windows of the ``-inf``-padded input (strided views,
+one per window offset) to their maximum; the position of each maximum
+(its flat offset within the window) is kept. The gradient scatters ``gy``
+to those positions in one indexed operation; its own gradient gathers
+from them, so max pooling has gradients of every order.
 """
+import itertools
+
 import numpy
 
+from kusari.array import backend
 from kusari.autograd import function_node
 from kusari.autograd.functions.pooling import _scatter_gather
 from kusari.autograd.functions.pooling import pooling_nd
 from kusari.autograd.utils import conv
 
-# Up to this window size the argmax is found by comparing each window
-# offset's slice with the maximum: NumPy's argmax over a short axis costs
-# a call per window, far more than a few whole-array comparisons.
+# Up to this window size (and the uint8 count of offsets) the argmax is
+# found by comparing each window offset's slice with the maximum: NumPy's
+# argmax over a short axis costs a call per window, far more than a few
+# whole-array comparisons.
 _COMPARE_UP_TO = 32
 
 
@@ -32,32 +36,47 @@ class MaxPoolingND(function_node.FunctionNode):
         pooling_nd.check_input(in_types, self.window.ndim)
 
     def _patches(self, x):
+        """The windows of x padded with ``-inf``: a strided view ``(n, c,
+        k_1, ..., k_N, out_1, ..., out_N)``."""
         win = self.window
         self.dims = x.shape[2:]
-        col = conv.im2col(x, win.ksize, win.stride, win.pad, -numpy.inf,
-                          win.cover_all)
-        return col.reshape(x.shape[:2] + (win.size,) + col.shape[-win.ndim:])
+        return conv.patch_view(x, win.ksize, win.stride, win.pad, -numpy.inf,
+                               win.cover_all)
+
+    def _reduced(self, x):
+        """y and the argmax offsets, from a copy of the windows with one
+        window axis."""
+        view = self._patches(x)
+        xp = backend.get_array_module(view)
+        col = xp.ascontiguousarray(view).reshape(
+            x.shape[:2] + (self.window.size,) + view.shape[-self.window.ndim:])
+        self.indexes = col.argmax(axis=2)
+        return col.max(axis=2),
 
     def forward_cpu(self, inputs):
-        col = self._patches(inputs[0])
-        y = col.max(axis=2)
-        if col.shape[2] > _COMPARE_UP_TO:
-            self.indexes = col.argmax(axis=2)
-            return y,
-        # The first offset holding the maximum, as argmax would give: the
-        # number of offsets before the maximum is first seen.
-        found = col[:, :, 0] == y
-        indexes = numpy.zeros(y.shape, dtype=numpy.intp)
-        for offset in range(1, col.shape[2]):
-            numpy.add(indexes, ~found, out=indexes, casting='unsafe')
-            found |= col[:, :, offset] == y
-        self.indexes = indexes
+        if self.window.size > _COMPARE_UP_TO:
+            return self._reduced(inputs[0])
+        # Each window offset's values as a strided view of x (no copy of
+        # the patches): the maximum over them, then the first offset
+        # holding it, as argmax would give: the number of offsets before
+        # the maximum is first seen.
+        view = self._patches(inputs[0])
+        whole = (slice(None),) * 2
+        parts = [view[whole + offset] for offset in itertools.product(
+            *[range(k) for k in self.window.ksize])]
+        y = parts[0].copy()
+        for part in parts[1:]:
+            numpy.maximum(y, part, out=y)
+        unseen = parts[0] != y
+        count = unseen.astype(numpy.uint8)
+        for part in parts[1:-1]:
+            unseen &= part != y
+            count += unseen
+        self.indexes = count.astype(numpy.intp)
         return y,
 
     def forward_gpu(self, inputs):
-        col = self._patches(inputs[0])
-        self.indexes = col.argmax(axis=2)
-        return col.max(axis=2),
+        return self._reduced(inputs[0])
 
     def backward(self, indexes, grad_outputs):
         return max_pooling_grad(self.window, self.indexes,
