@@ -52,9 +52,6 @@ x234 = gen.increasing(2, 3, 4)
 a23, b23 = normal(2, 3), normal(2, 3)
 image = normal(2, 4, 7, 7)
 labels = numpy.array([[0, 2, -1], [1, 1, 0]], numpy.int32)
-roi_pooling = replace_func.fake_as_funcnode(
-    F.roi_pooling_2d, 'ROIPooling2D', experimental_warning=False,
-    rename_attributes=[(2, 'outh'), (3, 'outw'), (4, 'spatial_scale')])
 shape_of = replace_func.fake_as_funcnode(
     lambda x: numpy.asarray(x.shape), 'Shape', experimental_warning=False)
 
@@ -203,7 +200,7 @@ CASES = {
         F.max_pooling_2d(x, 2, cover_all=False)), [image]),
     'MaxPoolingND': (lambda m, x: F.max_pooling_nd(x, 2, cover_all=False),
                      [normal(1, 2, 5)]),
-    'ROIPooling2D': (lambda m, x: roi_pooling(x, numpy.array(
+    'ROIPooling2D': (lambda m, x: F.roi_pooling_2d(x, numpy.array(
         [[0, 1, 1, 5.2, 4], [1, 0, 2, 6, 6.2]], numpy.float32), 2, 3, 0.6),
         [image]),
     'Unpooling2D': (lambda m, x: (

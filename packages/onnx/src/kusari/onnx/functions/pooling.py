@@ -54,9 +54,8 @@ def convert_unpooling(params):
 
 @register('ROIPooling2D')
 def convert_roi_pooling_2d(params):
-    """For ``roi_pooling_2d`` wrapped by
-    :func:`~kusari.onnx.replace_func.fake_as_funcnode` under this name,
-    with the attributes ``outh``, ``outw`` and ``spatial_scale``."""
+    """``roi_pooling_2d``: its node holds ``outh``, ``outw`` and
+    ``spatial_scale``, and takes the regions as its second input."""
     func = params.func
     return _ops.one_node('MaxRoiPool', pooled_shape=[func.outh, func.outw],
                       spatial_scale=float(func.spatial_scale))(params)

@@ -197,11 +197,15 @@ def apply_sum(x, index, weight):
     return _scatter_gather.Gather(index, weight, x.shape).apply((x,))[0]
 
 
-def apply_max(x, index, weight, groups, empty_value):
+def apply_max(x, index, weight, groups, empty_value,
+              gather=_scatter_gather.Gather, extra_inputs=()):
     """Apply the max over groups of terms: the terms of ``(index,
     weight)`` form groups of ``groups`` consecutive terms (one bin
     element or one bilinear sample each); an output is the largest group
-    sum, and ``empty_value`` where every group has zero weight."""
+    sum, and ``empty_value`` where every group has zero weight.
+
+    The chosen terms are gathered by a node made by ``gather`` (a Gather
+    or a subclass), applied to x and ``extra_inputs``."""
     data = _raw(x)
     xp = backend.get_array_module(data)
     shape = index.shape[:-1] + (index.shape[-1] // groups, groups)
@@ -216,8 +220,8 @@ def apply_max(x, index, weight, groups, empty_value):
     index = xp.take_along_axis(full_index, chosen, axis=-2)[..., 0, :]
     weight = xp.take_along_axis(full_weight, chosen, axis=-2)[..., 0, :]
     offset = xp.where(found[..., 0], 0, empty_value)
-    return _scatter_gather.Gather(index, weight * found, x.shape,
-                                  offset=offset).apply((x,))[0]
+    return gather(index, weight * found, x.shape,
+                  offset=offset).apply((x, *extra_inputs))[0]
 
 
 def rounded_bin_terms(x_shape, rois, batch, outsize, scale, extra=0):

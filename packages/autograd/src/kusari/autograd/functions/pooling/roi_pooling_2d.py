@@ -1,6 +1,28 @@
 """Region of interest max pooling, with regions given with their image
 index (Fast R-CNN's layout)."""
+import functools
+
 from kusari.autograd.functions.pooling import _roi
+from kusari.autograd.functions.pooling import _scatter_gather
+
+
+class ROIPooling2D(_scatter_gather.Gather):
+    """The gather of each bin's largest element, as a node of its own:
+    named as Chainer's, holding ``outh``, ``outw`` and ``spatial_scale``,
+    with the regions as its second input, so that an exporter (ONNX's
+    MaxRoiPool) sees one ROI pooling rather than a data-dependent
+    gather."""
+
+    def __init__(self, outsize, spatial_scale, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.outh, self.outw = outsize
+        self.spatial_scale = spatial_scale
+
+    def forward(self, inputs):
+        return super().forward(inputs[:1])
+
+    def backward(self, indexes, grad_outputs):
+        return super().backward(indexes, grad_outputs) + (None,)
 
 
 def roi_pooling_2d(x, rois, outh, outw, spatial_scale):
@@ -26,4 +48,5 @@ def roi_pooling_2d(x, rois, outh, outw, spatial_scale):
     scale = _roi.check_scale(func_name, spatial_scale)
     index, weight = _roi.rounded_bin_terms(x.shape, boxes, batch, outsize,
                                            scale, extra=1)
-    return _roi.apply_max(x, index, weight, 1, 0)
+    gather = functools.partial(ROIPooling2D, outsize, scale)
+    return _roi.apply_max(x, index, weight, 1, 0, gather, (rois,))
