@@ -178,3 +178,14 @@ def test_experimental_warns_unless_disabled(monkeypatch):
     with warnings.catch_warnings():
         warnings.simplefilter('error')
         chainer.utils.experimental('my_api')
+
+
+@pytest.mark.parametrize('name', [
+    'chainerx', 'device_resident', 'distribution', 'distributions',
+    'function', 'function_hook', 'function_node', 'initializer', 'link',
+    'link_hook', 'sequential', 'serializer'])
+def test_import_chainer_binds_the_submodules_chainer_binds(name):
+    # Code written for Chainer reaches them as attributes after a bare
+    # ``import chainer`` (chainer.distributions.Normal, say).
+    assert getattr(chainer, name) is importlib.import_module(
+        'chainerx' if name == 'chainerx' else f'chainer.{name}')

@@ -57,22 +57,34 @@ from chainer import cuda  # NOQA: E402,F401
 from chainer import configuration  # NOQA: E402,F401
 from chainer import dataset  # NOQA: E402,F401
 from chainer import datasets  # NOQA: E402,F401
+from chainer import device_resident  # NOQA: E402,F401
+from chainer import distribution  # NOQA: E402,F401
+from chainer import distributions  # NOQA: E402,F401
+from chainer import function  # NOQA: E402,F401
+from chainer import function_hook  # NOQA: E402,F401
 from chainer import function_hooks  # NOQA: E402,F401
+from chainer import function_node  # NOQA: E402,F401
 from chainer import functions  # NOQA: E402,F401
 from chainer import gradient_check  # NOQA: E402,F401
+from chainer import initializer  # NOQA: E402,F401
 from chainer import initializers  # NOQA: E402,F401
 from chainer import iterators  # NOQA: E402,F401
+from chainer import link  # NOQA: E402,F401
+from chainer import link_hook  # NOQA: E402,F401
 from chainer import link_hooks  # NOQA: E402,F401
 from chainer import links  # NOQA: E402,F401
 from chainer import optimizer  # NOQA: E402,F401
 from chainer import optimizer_hooks  # NOQA: E402,F401
 from chainer import optimizers  # NOQA: E402,F401
 from chainer import reporter  # NOQA: E402,F401
+from chainer import sequential  # NOQA: E402,F401
+from chainer import serializer  # NOQA: E402,F401
 from chainer import serializers  # NOQA: E402,F401
 from chainer import training  # NOQA: E402,F401
 from chainer import utils  # NOQA: E402,F401
 from chainer import variable  # NOQA: E402,F401
 from chainer import warnings  # NOQA: E402,F401
+import chainerx  # NOQA: E402,F401 (chainer.chainerx, as in Chainer)
 
 __version__ = '7.8.1'
 """The Chainer version whose API this drop-in provides."""
