@@ -189,3 +189,8 @@ def test_import_chainer_binds_the_submodules_chainer_binds(name):
     # ``import chainer`` (chainer.distributions.Normal, say).
     assert getattr(chainer, name) is importlib.import_module(
         'chainerx' if name == 'chainerx' else f'chainer.{name}')
+
+
+def test_rnn_functions_are_attributes_after_import_chainer():
+    from kusari.autograd.functions.connection import n_step_lstm
+    assert chainer.functions.rnn.n_step_lstm is n_step_lstm

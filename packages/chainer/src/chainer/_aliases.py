@@ -139,7 +139,12 @@ class _GroupLoader(importlib.abc.Loader):
         return None
 
     def exec_module(self, module):
+        # Its modules are bound at once, as a real package's __init__
+        # would: chainer.functions.rnn.n_step_lstm after importing it.
         module.__doc__ = GROUPS[module.__name__]
+        for alias in ALIASES:
+            if alias.rpartition('.')[0] == module.__name__:
+                importlib.import_module(alias)
 
 
 class _AliasFinder(importlib.abc.MetaPathFinder):
