@@ -55,10 +55,11 @@ class LocalPackage:
     build_requires: tuple
     extra_requires: tuple
 
-    def spec(self, with_extras):
-        """Its pip argument, with its extras that need no GPU if asked."""
-        extras = [e for e in self.extras if e not in GPU_EXTRAS]
-        if with_extras and extras:
+    def spec(self, extras=None):
+        """Its pip argument with ``extras`` (None: all that need no GPU)."""
+        if extras is None:
+            extras = [e for e in self.extras if e not in GPU_EXTRAS]
+        if extras:
             return f'{self.directory}[{",".join(extras)}]'
         return str(self.directory)
 
@@ -121,14 +122,18 @@ def _install(session, packages, tools=(), extras_for=None):
     """Install local packages and tools in one pip call.
 
     One call lets pip take every ``kusari-*==0.1.0`` requirement from the
-    given directories instead of looking for it on the index.  Extras are
-    added for the packages in ``extras_for`` (all of them when None).
+    given directories instead of looking for it on the index.  Extras:
+    ``extras_for`` maps a package to the extras it gets (None: all that
+    need no GPU); packages it does not name get none.  When
+    ``extras_for`` is None, every package gets all.
     The build backend is installed first and shared by every build, which
     is several times faster than an isolated build environment for each.
     """
     packages = list(packages)
     session.install(*sorted({r for p in packages for r in p.build_requires}))
-    specs = [p.spec(with_extras=extras_for is None or p in extras_for)
+    if extras_for is None:
+        extras_for = dict.fromkeys(packages)
+    specs = [p.spec(extras_for[p]) if p in extras_for else p.spec(())
              for p in packages]
     session.install('--no-build-isolation', *specs, *tools)
 
@@ -143,7 +148,7 @@ def tests(session, package):
                     if n in LOCAL]
     _install(session,
              _with_local_dependencies([*extra_locals, under_test]),
-             TEST_TOOLS, extras_for={under_test})
+             TEST_TOOLS, extras_for={under_test: None})
     session.run('pytest', f'packages/{package}/tests', '-q',
                 *session.posargs)
 
@@ -216,7 +221,7 @@ def demo(session):
     chainer = PACKAGES['chainer']
     # kusari-chainer with its ``plot`` extra: PlotReport draws the plots.
     _install(session, _with_local_dependencies([chainer]),
-             extras_for={chainer})
+             extras_for={chainer: ('plot',)})
     # The models' matrices are small: more BLAS threads only contend.
     session.run('python', 'demo/main.py', *session.posargs,
                 env={'OPENBLAS_NUM_THREADS': '1'})
