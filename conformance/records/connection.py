@@ -11,8 +11,10 @@ from harness.strategies import floats
 from harness.strategies import shapes
 from kusari.autograd import functions as F
 
-# Float16 sums of up to ~20 products of values in [-1, 1].
-_LOOSE_FLOAT16 = {FLOAT16: {'forward': {'atol': 5e-2, 'rtol': 5e-2}}}
+# Float16 sums of up to ~20 products of values in [-1, 1]; their gradients
+# (and the float16 finite differences) need wider bounds still.
+_LOOSE_FLOAT16 = {FLOAT16: {'forward': {'atol': 5e-2, 'rtol': 5e-2},
+                            'backward': {'atol': 3e-2, 'rtol': 3e-2}}}
 
 
 def _batch(draw):
