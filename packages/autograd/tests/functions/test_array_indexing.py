@@ -161,3 +161,16 @@ def test_copy_between_cpu_and_gpu():
     F.sum(F.copy(y * y, -1)).backward()
     assert isinstance(x.grad, numpy.ndarray)
     numpy.testing.assert_array_equal(x.grad, 2 * X)
+
+
+@pytest.mark.parametrize('shape,slices', [((1,), []), ((1,), [[]]),
+                                          ((1, 0), [[]])])
+def test_get_item_empty_list_index_as_numpy(shape, slices):
+    # NumPy reads an empty list index as integers (an empty float array
+    # would not index).
+    x = Variable(numpy.zeros(shape))
+    y = F.get_item(x, slices)
+    assert y.shape == numpy.zeros(shape)[slices].shape
+    y.grad = numpy.ones(y.shape)
+    y.backward()
+    assert x.grad.shape == shape and not x.grad.any()

@@ -14,9 +14,10 @@ def _normalize(slices):
     """Turn Variables inside an index into arrays; keep a tuple form."""
     if isinstance(slices, list):
         # NumPy 2 reads a list index, nested or empty, as one integer (or
-        # boolean) array, so do we.
-        slices = numpy.asarray(slices) if slices else \
-            numpy.empty(0, numpy.intp)
+        # boolean) array, so do we; an empty one ([], [[]]) as integers.
+        slices = numpy.asarray(slices)
+        if slices.size == 0:
+            slices = slices.astype(numpy.intp)
     if not isinstance(slices, tuple):
         slices = (slices,)
     return tuple(s.array if isinstance(s, Variable) else s for s in slices)
