@@ -1,5 +1,8 @@
 """BlackOut loss: a sampled approximation of the softmax cross entropy."""
+import numpy
+
 from kusari.autograd.functions.array.broadcast import broadcast_to
+from kusari.autograd.functions.array.cast import cast
 from kusari.autograd.functions.array.concat import concat
 from kusari.autograd.functions.array.expand_dims import expand_dims
 from kusari.autograd.functions.connection.embed_id import embed_id
@@ -46,6 +49,12 @@ def black_out(x, t, W, samples, reduce='mean'):
     n_vocab = W.shape[0]
     for name, ids in (('t', t), ('samples', samples)):
         _common.check_labels(f'black_out ({name})', ids, n_vocab, None)
+    if x.dtype == numpy.float16:
+        # A sample scoring far above the target rounds s_k - Z to 0 in
+        # float16, and log(1 - e^0) is -inf: compute in float32.
+        loss = black_out(cast(x, numpy.float32), t,
+                         cast(W, numpy.float32), samples, reduce)
+        return cast(loss, numpy.float16)
     x_rows = expand_dims(x, 1)
     negative_rows = embed_id(samples, W)
     negative = sum_(negative_rows * broadcast_to(x_rows, negative_rows.shape),
