@@ -80,15 +80,19 @@ def compute_dtype(dtype):
         else numpy.dtype(dtype)
 
 
+def _grad_to_compute(param):
+    """The gradient of ``param`` in its compute dtype."""
+    grad = param.grad
+    dtype = compute_dtype(grad.dtype)
+    return grad if grad.dtype == dtype else grad.astype(dtype)
+
+
 def cpu_operands(param, n_scratch):
     """The gradient of ``param`` in its compute dtype, and ``n_scratch``
     scratch arrays of its shape in that dtype (their content is garbage).
     """
-    grad = param.grad
-    dtype = compute_dtype(grad.dtype)
-    if grad.dtype != dtype:
-        grad = grad.astype(dtype)
-    return grad, _scratch(grad.shape, dtype, n_scratch)
+    grad = _grad_to_compute(param)
+    return grad, _scratch(grad.shape, grad.dtype, n_scratch)
 
 
 def cpu_pieces(param, states, n_scratch):
@@ -100,18 +104,15 @@ def cpu_pieces(param, states, n_scratch):
     a cache-sized piece at a time, its arrays are read from memory once
     per step instead of once per ufunc call. Arrays that are not all
     C-contiguous come whole, as one piece."""
-    grad = param.grad
-    dtype = compute_dtype(grad.dtype)
-    if grad.dtype != dtype:
-        grad = grad.astype(dtype)
+    grad = _grad_to_compute(param)
     arrays = [grad, param.array] + list(states)
     size = grad.size
     if size <= _PIECE or not all(a.flags.c_contiguous for a in arrays):
-        yield grad, param.array, list(states), _scratch(grad.shape, dtype,
-                                                        n_scratch)
+        yield grad, param.array, list(states), _scratch(
+            grad.shape, grad.dtype, n_scratch)
         return
     flat = [a.reshape(-1) for a in arrays]
-    scratch = _scratch((_PIECE,), dtype, n_scratch)
+    scratch = _scratch((_PIECE,), grad.dtype, n_scratch)
     for start in range(0, size, _PIECE):
         stop = min(size, start + _PIECE)
         g, array, *piece = [a[start:stop] for a in flat]
