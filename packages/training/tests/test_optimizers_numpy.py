@@ -9,7 +9,7 @@ import pytest
 from kusari.autograd import Parameter
 from kusari.links import Link
 from kusari.training import optimizers
-from kusari.training.optimizers import _elementwise
+from kusari.training.optimizers import _fused_cpu
 
 SHAPE = (3, 4)
 STEPS = 5
@@ -213,6 +213,18 @@ class OneParam(Link):
             self.w = Parameter(array)
 
 
+@pytest.fixture(params=['fused', 'numpy'])
+def cpu_path(request, monkeypatch):
+    """Runs a test with the fused CPU kernels (skipped without Numba) and
+    with the rules' NumPy updates."""
+    if request.param == 'fused':
+        pytest.importorskip('numba')
+    else:
+        monkeypatch.setattr(_fused_cpu, '_numba', False)
+        monkeypatch.setattr(_fused_cpu, '_compiled', {})
+    return request.param
+
+
 def _run(name, kwargs, dtype, grads=None):
     link = OneParam(_initial().astype(dtype))
     opt = getattr(optimizers, name)(**kwargs).setup(link)
@@ -225,7 +237,8 @@ def _run(name, kwargs, dtype, grads=None):
 @pytest.mark.parametrize('name, reference, kwargs', CASES)
 @pytest.mark.parametrize('dtype, rtol', [(numpy.float64, 1e-12),
                                          (numpy.float32, 2e-5)])
-def test_matches_numpy_transcription(name, reference, kwargs, dtype, rtol):
+def test_matches_numpy_transcription(name, reference, kwargs, dtype, rtol,
+                                     cpu_path):
     if name == 'MSVAG' and dtype == numpy.float32:
         # At the first step vt - mt ** 2 is a rounding error, which
         # s = (vt - mt ** 2) / (1 - rho) multiplies by 1e4.
@@ -348,7 +361,7 @@ def test_adabound_bounds_follow_alpha_changes():
 
 @pytest.mark.parametrize('name', ['Adam', 'SMORMS3', 'AdaDelta',
                                   'RMSpropGraves', 'MSVAG', 'NesterovAG'])
-def test_step_on_large_parameter_allocates_no_full_array(name):
+def test_step_on_large_parameter_allocates_no_full_array(name, cpu_path):
     link = OneParam(numpy.ones((1000, 1000), numpy.float32))
     opt = getattr(optimizers, name)().setup(link)
     link.w.grad = numpy.full((1000, 1000), 0.5, numpy.float32)
@@ -363,15 +376,40 @@ def test_step_on_large_parameter_allocates_no_full_array(name):
 
 
 @pytest.mark.parametrize('kwargs', [
-    {}, {'eta': 0.5, 'weight_decay_rate': 0.1},
-    {'amsgrad': True, 'adabound': True}])
-@pytest.mark.parametrize('dtype', [numpy.float16, numpy.float32])
-def test_adam_in_pieces_is_adam_whole(monkeypatch, kwargs, dtype):
-    # Pieces of 5 elements (the last one shorter) against the whole
-    # 3 x 4 parameter at once: the same arithmetic, bit for bit.
-    whole = _run('Adam', kwargs, dtype)
-    monkeypatch.setattr(_elementwise, '_PIECE', 5)
-    numpy.testing.assert_array_equal(_run('Adam', kwargs, dtype), whole)
+    {}, {'eta': 0.5, 'weight_decay_rate': 0.1}, {'amsgrad': True},
+    {'amsgrad': True, 'adabound': True, 'final_lr': 0.02, 'gamma': 0.5}])
+@pytest.mark.parametrize('dtype', [numpy.float32, numpy.float64])
+def test_fused_adam_is_numpy_adam_bit_for_bit(monkeypatch, kwargs, dtype):
+    pytest.importorskip('numba')
+    rng = numpy.random.default_rng(2)
+    initial = rng.standard_normal((37, 29)).astype(dtype)
+    grads = rng.standard_normal((4,) + initial.shape).astype(dtype)
+    grads[1, 3] = 0
+
+    def run():
+        link = OneParam(initial.copy())
+        opt = optimizers.Adam(**kwargs).setup(link)
+        for g in grads:
+            link.w.grad = g.copy()
+            opt.update()
+        return [link.w.array, *link.w.update_rule.state.values()]
+
+    fused = run()
+    assert 'adam' in _fused_cpu._compiled
+    monkeypatch.setattr(_fused_cpu, '_numba', False)
+    monkeypatch.setattr(_fused_cpu, '_compiled', {})
+    for expected, actual in zip(fused, run(), strict=True):
+        numpy.testing.assert_array_equal(actual, expected)
+
+
+@pytest.mark.parametrize('array', [
+    numpy.ones(6, numpy.float16), numpy.ones((4, 6), numpy.float32)[:, ::2]])
+def test_fused_kernel_declines_what_it_cannot_run(array):
+    pytest.importorskip('numba')
+    arrays = (array, array.copy(), array.copy(), array.copy(), array.copy())
+    scalars = (0.1, 0.1, 0.1, 1e-8, 1.0, 1.0, 0, 0, False, False)
+    assert not _fused_cpu.run('adam', arrays, scalars)
+    assert (array == 1).all()
 
 
 def test_too_small_eps_is_refused_for_the_dtype():

@@ -5,7 +5,8 @@ On the CPU an update is a sequence of in-place NumPy ufunc calls; where the
 formula needs a temporary it goes to a scratch array, which is reused by
 every parameter and every step (one set per thread and dtype, as large as
 the largest parameter), so a step allocates no array. Float16 parameters
-are computed in float32, as Chainer does.
+are computed in float32, as Chainer does. Where Numba is installed a rule
+may run one fused kernel of :mod:`._fused_cpu` instead.
 
 On the GPU each update is one fused ``ElementwiseKernel``: the arrays are
 read once and written once. Arrays keep the parameter's dtype (``P``);
@@ -20,9 +21,6 @@ from kusari.array import cuda
 from kusari.training import optimizer
 
 _local = threading.local()
-# Elements per piece of cpu_pieces: the five float32 arrays of an Adam
-# piece (1.25 MiB) stay within a core's L2 cache.
-_PIECE = 65536
 
 
 class Rule(optimizer.UpdateRule):
@@ -80,43 +78,15 @@ def compute_dtype(dtype):
         else numpy.dtype(dtype)
 
 
-def _grad_to_compute(param):
-    """The gradient of ``param`` in its compute dtype."""
-    grad = param.grad
-    dtype = compute_dtype(grad.dtype)
-    return grad if grad.dtype == dtype else grad.astype(dtype)
-
-
 def cpu_operands(param, n_scratch):
     """The gradient of ``param`` in its compute dtype, and ``n_scratch``
     scratch arrays of its shape in that dtype (their content is garbage).
     """
-    grad = _grad_to_compute(param)
+    grad = param.grad
+    dtype = compute_dtype(grad.dtype)
+    if grad.dtype != dtype:
+        grad = grad.astype(dtype)
     return grad, _scratch(grad.shape, grad.dtype, n_scratch)
-
-
-def cpu_pieces(param, states, n_scratch):
-    """The operands of an in-place CPU update, piece by piece: for each
-    stretch of at most ``_PIECE`` elements, ``(grad, array, states,
-    scratch)``: the gradient (in the compute dtype), the parameter's
-    array, the list of the ``states`` arrays and ``n_scratch`` scratch
-    arrays, all that stretch of them. Working through a large parameter
-    a cache-sized piece at a time, its arrays are read from memory once
-    per step instead of once per ufunc call. Arrays that are not all
-    C-contiguous come whole, as one piece."""
-    grad = _grad_to_compute(param)
-    arrays = [grad, param.array] + list(states)
-    size = grad.size
-    if size <= _PIECE or not all(a.flags.c_contiguous for a in arrays):
-        yield grad, param.array, list(states), _scratch(
-            grad.shape, grad.dtype, n_scratch)
-        return
-    flat = [a.reshape(-1) for a in arrays]
-    scratch = _scratch((_PIECE,), grad.dtype, n_scratch)
-    for start in range(0, size, _PIECE):
-        stop = min(size, start + _PIECE)
-        g, array, *piece = [a[start:stop] for a in flat]
-        yield g, array, piece, [w[:stop - start] for w in scratch]
 
 
 def _scratch(shape, dtype, count):

@@ -5,7 +5,7 @@ import warnings
 import numpy
 
 from kusari.training import optimizer
-from kusari.training.optimizers import _elementwise
+from kusari.training.optimizers import _elementwise, _fused_cpu
 
 _default_hyperparam = optimizer.Hyperparameter()
 _default_hyperparam.alpha = 0.001
@@ -104,21 +104,28 @@ class AdamRule(_BiasCorrectedRate, _elementwise.Rule):
         _elementwise.check_eps(self, hp.eps, param.dtype)
         alpha_t = self.alpha_t
         bounds = self._bounds() if hp.adabound else None
-        names = ('m', 'v', 'vhat') if hp.amsgrad else ('m', 'v')
-        for grad, array, (m, v, *vhat), (step,) in _elementwise.cpu_pieces(
-                param, [self.state[name] for name in names], 1):
-            _elementwise.update_moments(grad, m, v, 1 - hp.beta1,
-                                        1 - hp.beta2, step)
-            if vhat:
-                numpy.maximum(vhat[0], v, out=vhat[0])
-            numpy.sqrt(vhat[0] if vhat else v, out=step)
-            step += hp.eps
-            numpy.divide(alpha_t, step, out=step)
-            if bounds is not None:
-                numpy.clip(step, *bounds, out=step)
-            step *= m
-            _elementwise.descend_decoupled(array, step, hp.eta,
-                                           hp.weight_decay_rate)
+        m, v = self.state['m'], self.state['v']
+        vhat = self.state['vhat'] if hp.amsgrad else None
+        if _fused_cpu.run(
+                'adam', (param.grad, param.array, m, v,
+                         v if vhat is None else vhat),
+                (alpha_t, 1 - hp.beta1, 1 - hp.beta2, hp.eps, hp.eta,
+                 1 - hp.eta * hp.weight_decay_rate, *(bounds or (0, 0)),
+                 bool(hp.amsgrad), bool(hp.adabound))):
+            return
+        grad, (step,) = _elementwise.cpu_operands(param, 1)
+        _elementwise.update_moments(grad, m, v, 1 - hp.beta1, 1 - hp.beta2,
+                                    step)
+        if vhat is not None:
+            numpy.maximum(vhat, v, out=vhat)
+        numpy.sqrt(v if vhat is None else vhat, out=step)
+        step += hp.eps
+        numpy.divide(alpha_t, step, out=step)
+        if bounds is not None:
+            numpy.clip(step, *bounds, out=step)
+        step *= m
+        _elementwise.descend_decoupled(param.array, step, hp.eta,
+                                       hp.weight_decay_rate)
 
     def update_core_gpu(self, param):
         hp = self.hyperparam
