@@ -20,6 +20,8 @@ def gather(owner, datasets, length, index):
     Returns ``(columns, is_batch)``: one entry per dataset, each an example
     or, for a batch index, a list or array of examples.
     """
+    if type(index) is int and 0 <= index < length:  # what iterators ask
+        return [dataset[index] for dataset in datasets], False
     if not _index.is_batch_index(index):
         i = _index.position(owner, index, length)
         return [dataset[i] for dataset in datasets], False
