@@ -113,7 +113,8 @@ def test_keys_named_like_savez_arguments_are_saved(key):
 
 @pytest.mark.parametrize('ignore_names', [
     'c/b', ['c/b'], ('x', 'c/b'), lambda name: name.endswith('/b'),
-    ['nothing', lambda name: name == 'c/b']], ids=repr)
+    ['nothing', lambda name: name == 'c/b']],
+    ids=['str', 'list', 'tuple', 'callable', 'list-with-callable'])
 def test_ignore_names_leaves_values_alone(ignore_names):
     buffer = io.BytesIO()
     save_npz(buffer, Tree({'a': 1, 'c': {'b': 2}}))
