@@ -5,6 +5,7 @@ import pytest
 
 from kusari.autograd import functions as F
 from kusari.autograd.function_node import grad
+from kusari.autograd.functions.connection import _geometry
 from kusari.autograd.variable import Variable
 
 
@@ -28,6 +29,43 @@ def test_linear_is_twice_differentiable():
     ones = numpy.ones((3, 4))
     expected = 2 * (W.array @ ones.T @ x.array + W.array @ x.array.T @ ones)
     numpy.testing.assert_allclose(W.grad, expected)
+
+
+@pytest.mark.parametrize('dtype', [numpy.float16, numpy.float32,
+                                   numpy.float64])
+@pytest.mark.parametrize('double_backprop', [False, True])
+def test_linear_used_at_every_step_sums_its_gradients(double_backprop,
+                                                      dtype, monkeypatch):
+    # After the first step, gy^T x is multiplied into the gradient the
+    # backward pass holds (float32/64 on NumPy); other contributions to W
+    # mix in, and the gradients of x and b are those of every step.
+    fused = []
+
+    def gemm_add(*args):
+        fused.append(real_gemm_add(*args))
+        return fused[-1]
+
+    real_gemm_add = _geometry.gemm_add
+    monkeypatch.setattr(_geometry, 'gemm_add', gemm_add)
+    rng = numpy.random.default_rng(2)
+    W = Variable(rng.standard_normal((3, 4)).astype(dtype))
+    b = Variable(rng.standard_normal(3).astype(dtype))
+    xs = [rng.standard_normal((5, 4)).astype(dtype) for _ in range(4)]
+    weights = rng.standard_normal((4, 5, 3)).astype(dtype)
+    loss = F.sum(W * 10)
+    for x, weight in zip(xs, weights):
+        loss = loss + F.sum(F.linear(x, W, b) * weight)
+    loss.backward(enable_double_backprop=double_backprop)
+    in_place = dtype != numpy.float16 and not double_backprop
+    # Three of the four steps find W's gradient held by the pass (none
+    # while it records a graph for double backprop).
+    assert fused == ([] if double_backprop else [in_place] * 3)
+    tolerance = {numpy.float16: 1e-2, numpy.float32: 1e-5}.get(dtype, 1e-7)
+    numpy.testing.assert_allclose(
+        W.grad, 10 + sum(w.T @ x for x, w in zip(xs, weights)),
+        rtol=tolerance)
+    numpy.testing.assert_allclose(b.grad, weights.sum(axis=(0, 1)),
+                                  rtol=tolerance)
 
 
 @pytest.mark.parametrize('n_batch_axes', [0, -1, 1.0, True])

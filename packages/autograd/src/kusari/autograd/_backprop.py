@@ -39,6 +39,16 @@ def hand_over(grad, node):
         owned[id(grad)] = node
 
 
+def accumulate(grad, contribution, node):
+    """``grad + contribution`` in a ``backward_accumulate``, where ``grad``
+    is the running pass's gradient so far (or None) of the VariableNode
+    ``node``: added in place where the pass alone holds ``grad``, as the
+    pass adds contributions itself."""
+    if grad is None:
+        return contribution
+    return _adder(getattr(_pass, 'owned', None))(grad, contribution, node)
+
+
 def backward_from_variable(var, retain_grad, enable_double_backprop,
                            loss_scale):
     """``var.backward(...)``: start from ``var.grad`` (ones if scalar)."""

@@ -1,6 +1,7 @@
 """Fully connected (linear) layer function."""
 import math
 
+from kusari.autograd import _backprop
 from kusari.autograd import function_node
 from kusari.autograd.functions.array.reshape import reshape
 from kusari.autograd.functions.connection import _geometry
@@ -45,6 +46,33 @@ class LinearFunction(function_node.FunctionNode):
         if 2 in indexes:
             ret.append(_sum(gy, axis=0))
         return ret
+
+    def backward_accumulate(self, target_input_indexes, grad_outputs,
+                            grad_inputs):
+        """:meth:`backward` added to the pass's gradients so far. Where the
+        pass alone holds W's gradient (a weight used at every step of a
+        sequence), gy^T x is multiplied into it in place by one BLAS call;
+        the pass is handed W's first gradient for that."""
+        w_node = self.inputs[1]
+        fused = False
+        if 1 in target_input_indexes:
+            gW = grad_inputs[target_input_indexes.index(1)]
+            if gW is not None and _backprop.private(gW, w_node):
+                x = self.get_retained_inputs()[0]
+                fused = _geometry.gemm_add(gW.array, grad_outputs[0].array,
+                                           x.array)
+        computed = iter(self.backward(
+            [i for i in target_input_indexes if not (fused and i == 1)],
+            grad_outputs))
+        ret = []
+        for i, grad in zip(target_input_indexes, grad_inputs):
+            if not (fused and i == 1):
+                grad = _backprop.accumulate(grad, next(computed),
+                                            self.inputs[i])
+                if i == 1:
+                    _backprop.hand_over(grad, w_node)
+            ret.append(grad)
+        return tuple(ret)
 
 
 def linear(x, W, b=None, n_batch_axes=1):
