@@ -375,11 +375,10 @@ def test_step_on_large_parameter_allocates_no_full_array(name, cpu_path):
     assert peak < 1 << 20, f'{name} allocated {peak} bytes in a step'
 
 
-@pytest.mark.parametrize('kwargs', [
-    {}, {'eta': 0.5, 'weight_decay_rate': 0.1}, {'amsgrad': True},
-    {'amsgrad': True, 'adabound': True, 'final_lr': 0.02, 'gamma': 0.5}])
+@pytest.mark.parametrize('name, reference, kwargs', CASES)
 @pytest.mark.parametrize('dtype', [numpy.float32, numpy.float64])
-def test_fused_adam_is_numpy_adam_bit_for_bit(monkeypatch, kwargs, dtype):
+def test_fused_kernel_is_numpy_update_bit_for_bit(monkeypatch, name,
+                                                  reference, kwargs, dtype):
     pytest.importorskip('numba')
     rng = numpy.random.default_rng(2)
     initial = rng.standard_normal((37, 29)).astype(dtype)
@@ -388,17 +387,20 @@ def test_fused_adam_is_numpy_adam_bit_for_bit(monkeypatch, kwargs, dtype):
 
     def run():
         link = OneParam(initial.copy())
-        opt = optimizers.Adam(**kwargs).setup(link)
+        opt = getattr(optimizers, name)(**kwargs).setup(link)
         for g in grads:
             link.w.grad = g.copy()
             opt.update()
-        return [link.w.array, *link.w.update_rule.state.values()]
+        rule = link.w.update_rule
+        return rule, [link.w.array, *rule.state.values()]
 
-    fused = run()
-    assert 'adam' in _fused_cpu._compiled
+    monkeypatch.setattr(_fused_cpu, '_compiled', {})
+    rule, fused = run()
+    # Each rule's kernel is named after its module.
+    assert type(rule).__module__.rpartition('.')[2] in _fused_cpu._compiled
     monkeypatch.setattr(_fused_cpu, '_numba', False)
     monkeypatch.setattr(_fused_cpu, '_compiled', {})
-    for expected, actual in zip(fused, run(), strict=True):
+    for expected, actual in zip(fused, run()[1], strict=True):
         numpy.testing.assert_array_equal(actual, expected)
 
 

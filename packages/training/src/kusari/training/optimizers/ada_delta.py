@@ -2,7 +2,7 @@
 import numpy
 
 from kusari.training import optimizer
-from kusari.training.optimizers import _elementwise
+from kusari.training.optimizers import _elementwise, _fused_cpu
 
 _default_hyperparam = optimizer.Hyperparameter()
 _default_hyperparam.rho = 0.95
@@ -33,8 +33,11 @@ class AdaDeltaRule(_elementwise.Rule):
         hp = self.hyperparam
         rho, eps = hp.rho, hp.eps
         _elementwise.check_eps(self, eps, param.dtype)
-        grad, (dx, work) = _elementwise.cpu_operands(param, 2)
         msg, msdx = self.state['msg'], self.state['msdx']
+        if _fused_cpu.run('ada_delta', (param.grad, param.array, msg, msdx),
+                          (rho, 1 - rho, eps)):
+            return
+        grad, (dx, work) = _elementwise.cpu_operands(param, 2)
         numpy.multiply(grad, 1 - rho, out=work)
         work *= grad
         msg *= rho

@@ -2,7 +2,7 @@
 import numpy
 
 from kusari.training import optimizer
-from kusari.training.optimizers import _elementwise
+from kusari.training.optimizers import _elementwise, _fused_cpu
 
 _default_hyperparam = optimizer.Hyperparameter()
 _default_hyperparam.lr = 0.001
@@ -30,8 +30,11 @@ class AdaGradRule(_elementwise.Rule):
     def update_core_cpu(self, param):
         hp = self.hyperparam
         _elementwise.check_eps(self, hp.eps, param.dtype)
-        grad, (denom, step) = _elementwise.cpu_operands(param, 2)
         h = self.state['h']
+        if _fused_cpu.run('ada_grad', (param.grad, param.array, h),
+                          (hp.lr, hp.eps)):
+            return
+        grad, (denom, step) = _elementwise.cpu_operands(param, 2)
         numpy.multiply(grad, grad, out=denom)
         h += denom
         numpy.sqrt(h, out=denom)

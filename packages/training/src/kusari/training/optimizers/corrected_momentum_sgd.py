@@ -1,7 +1,7 @@
 """Momentum SGD with momentum correction."""
 import numpy
 
-from kusari.training.optimizers import _elementwise
+from kusari.training.optimizers import _elementwise, _fused_cpu
 from kusari.training.optimizers import _momentum
 
 
@@ -21,8 +21,12 @@ class CorrectedMomentumSGDRule(_momentum.Rule):
 
     def update_core_cpu(self, param):
         hp = self.hyperparam
-        grad, (step,) = _elementwise.cpu_operands(param, 1)
         v = self.state['v']
+        if _fused_cpu.run('corrected_momentum_sgd',
+                          (param.grad, param.array, v),
+                          (hp.lr, hp.momentum)):
+            return
+        grad, (step,) = _elementwise.cpu_operands(param, 1)
         v *= hp.momentum
         v -= grad
         numpy.multiply(v, hp.lr, out=step)

@@ -1,7 +1,7 @@
 """Momentum SGD."""
 import numpy
 
-from kusari.training.optimizers import _elementwise
+from kusari.training.optimizers import _elementwise, _fused_cpu
 from kusari.training.optimizers import _momentum
 
 
@@ -18,8 +18,11 @@ class MomentumSGDRule(_momentum.Rule):
 
     def update_core_cpu(self, param):
         hp = self.hyperparam
-        grad, (scaled,) = _elementwise.cpu_operands(param, 1)
         v = self.state['v']
+        if _fused_cpu.run('momentum_sgd', (param.grad, param.array, v),
+                          (hp.lr, hp.momentum)):
+            return
+        grad, (scaled,) = _elementwise.cpu_operands(param, 1)
         v *= hp.momentum
         numpy.multiply(grad, hp.lr, out=scaled)
         v -= scaled

@@ -2,7 +2,7 @@
 import numpy
 
 from kusari.training import optimizer
-from kusari.training.optimizers import _elementwise
+from kusari.training.optimizers import _elementwise, _fused_cpu
 
 _default_hyperparam = optimizer.Hyperparameter()
 _default_hyperparam.lr = 0.1
@@ -54,8 +54,14 @@ class MSVAGRule(_elementwise.Rule):
     def update_core_cpu(self, param):
         hp = self.hyperparam
         correction, rho = self._scalars()
-        grad, (mt, mt2, work) = _elementwise.cpu_operands(param, 3)
         m, v = self.state['m'], self.state['v']
+        if _fused_cpu.run(
+                'msvag', (param.grad, param.array, m, v),
+                (hp.lr, 1 - hp.beta, correction, rho / (1 - rho), hp.eta,
+                 1 - hp.eta * hp.weight_decay_rate,
+                 numpy.finfo(param.grad.dtype).tiny, 0, 1)):
+            return
+        grad, (mt, mt2, work) = _elementwise.cpu_operands(param, 3)
         _elementwise.update_moments(grad, m, v, 1 - hp.beta, 1 - hp.beta,
                                     work)
         numpy.divide(m, correction, out=mt)

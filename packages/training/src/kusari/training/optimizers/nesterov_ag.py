@@ -1,7 +1,7 @@
 """Nesterov's accelerated gradient."""
 import numpy
 
-from kusari.training.optimizers import _elementwise
+from kusari.training.optimizers import _elementwise, _fused_cpu
 from kusari.training.optimizers import _momentum
 
 
@@ -20,9 +20,13 @@ class NesterovAGRule(_momentum.Rule):
     def update_core_cpu(self, param):
         hp = self.hyperparam
         lr, momentum = hp.lr, hp.momentum
-        grad, (term,) = _elementwise.cpu_operands(param, 1)
         v = self.state['v']
         array = param.array
+        if _fused_cpu.run('nesterov_ag', (param.grad, array, v),
+                          (lr, momentum, momentum * momentum,
+                           (1 + momentum) * lr)):
+            return
+        grad, (term,) = _elementwise.cpu_operands(param, 1)
         v *= momentum
         numpy.multiply(grad, lr, out=term)
         v -= term

@@ -2,7 +2,7 @@
 import numpy
 
 from kusari.training import optimizer
-from kusari.training.optimizers import _elementwise
+from kusari.training.optimizers import _elementwise, _fused_cpu
 
 _default_hyperparam = optimizer.Hyperparameter()
 _default_hyperparam.lr = 0.01
@@ -38,8 +38,12 @@ class RMSpropRule(_elementwise.Rule):
     def update_core_cpu(self, param):
         hp = self.hyperparam
         _elementwise.check_eps(self, hp.eps, param.dtype)
-        grad, (denom, step) = _elementwise.cpu_operands(param, 2)
         ms = self.state['ms']
+        if _fused_cpu.run('rmsprop', (param.grad, param.array, ms),
+                          (hp.lr, hp.alpha, 1 - hp.alpha, hp.eps,
+                           bool(hp.eps_inside_sqrt))):
+            return
+        grad, (denom, step) = _elementwise.cpu_operands(param, 2)
         numpy.multiply(grad, 1 - hp.alpha, out=denom)
         denom *= grad
         ms *= hp.alpha

@@ -2,7 +2,7 @@
 import numpy
 
 from kusari.training import optimizer
-from kusari.training.optimizers import _elementwise
+from kusari.training.optimizers import _elementwise, _fused_cpu
 
 _default_hyperparam = optimizer.Hyperparameter()
 _default_hyperparam.lr = 1e-4
@@ -39,8 +39,12 @@ class RMSpropGravesRule(_elementwise.Rule):
         hp = self.hyperparam
         alpha = hp.alpha
         _elementwise.check_eps(self, hp.eps, param.dtype)
-        grad, (denom, step) = _elementwise.cpu_operands(param, 2)
         n, g, delta = self.state['n'], self.state['g'], self.state['delta']
+        if _fused_cpu.run('rmsprop_graves',
+                          (param.grad, param.array, n, g, delta),
+                          (hp.lr, alpha, 1 - alpha, hp.momentum, hp.eps)):
+            return
+        grad, (denom, step) = _elementwise.cpu_operands(param, 2)
         numpy.multiply(grad, 1 - alpha, out=step)
         g *= alpha
         g += step

@@ -2,7 +2,7 @@
 import numpy
 
 from kusari.training import optimizer
-from kusari.training.optimizers import _elementwise
+from kusari.training.optimizers import _elementwise, _fused_cpu
 
 _default_hyperparam = optimizer.Hyperparameter()
 _default_hyperparam.lr = 0.01
@@ -22,8 +22,11 @@ class SGDRule(_elementwise.Rule):
         super().__init__(parent_hyperparam, lr=lr)
 
     def update_core_cpu(self, param):
+        lr = self.hyperparam.lr
+        if _fused_cpu.run('sgd', (param.grad, param.array), (lr,)):
+            return
         grad, (step,) = _elementwise.cpu_operands(param, 1)
-        numpy.multiply(grad, self.hyperparam.lr, out=step)
+        numpy.multiply(grad, lr, out=step)
         param.array -= step
 
     def update_core_gpu(self, param):

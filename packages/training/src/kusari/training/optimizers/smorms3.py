@@ -2,7 +2,7 @@
 import numpy
 
 from kusari.training import optimizer
-from kusari.training.optimizers import _elementwise
+from kusari.training.optimizers import _elementwise, _fused_cpu
 
 _default_hyperparam = optimizer.Hyperparameter()
 _default_hyperparam.lr = 0.001
@@ -41,8 +41,11 @@ class SMORMS3Rule(_elementwise.Rule):
         hp = self.hyperparam
         eps = hp.eps
         _elementwise.check_eps(self, eps, param.dtype)
-        grad, (r, keep, work) = _elementwise.cpu_operands(param, 3)
         mem, g, g2 = self.state['mem'], self.state['g'], self.state['g2']
+        if _fused_cpu.run('smorms3', (param.grad, param.array, mem, g, g2),
+                          (hp.lr, eps, 1)):
+            return
+        grad, (r, keep, work) = _elementwise.cpu_operands(param, 3)
         numpy.add(mem, 1, out=r)
         numpy.divide(1, r, out=r)
         numpy.subtract(1, r, out=keep)
