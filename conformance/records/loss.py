@@ -2,6 +2,7 @@
 import itertools
 
 import numpy
+import scipy.special
 from hypothesis import strategies as st
 
 from harness.record import FLOAT16
@@ -321,9 +322,12 @@ def _black_out_reference(x, t, W, samples, reduce):
     positive = (W[t] * x).sum(axis=1)
     negative = numpy.einsum('nsd,nd->ns', W[samples], x)
     scores = numpy.concatenate([positive[:, None], negative], axis=1)
-    log_z = numpy.log(numpy.exp(scores).sum(axis=1))
-    loss = log_z - positive - numpy.log1p(
-        -numpy.exp(negative - log_z[:, None])).sum(axis=1)
+    log_z = scipy.special.logsumexp(scores, axis=1)
+    # log(1 - p_k) as the log-sum-exp of the scores other than sample k's:
+    # log1p(-p_k) loses all precision where p_k is near 1.
+    others = 1 - numpy.eye(scores.shape[1])[1:]
+    log_rest = scipy.special.logsumexp(scores[:, None, :], axis=2, b=others)
+    loss = log_z - positive - (log_rest - log_z[:, None]).sum(axis=1)
     return loss if reduce == 'no' else loss.sum() / len(t)
 
 

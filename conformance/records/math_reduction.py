@@ -4,6 +4,7 @@ import warnings
 
 import numpy
 from hypothesis import strategies as st
+from hypothesis.extra import numpy as hnp
 
 from harness.record import FLOAT16
 from harness.record import no_spec
@@ -149,15 +150,35 @@ record('batch_l2_norm_squared', F.batch_l2_norm_squared,
        inputs=(floats(shape=shapes(min_dims=2)),), tolerances=_LOOSE_FLOAT16)
 
 
-@st.composite
-def _matrices(draw, batched):
-    """Well-conditioned square matrices: 2 I plus entries in [-0.5, 0.5].
-    """
+def _matrix_shape(draw, batched):
+    """``(n, n)``, or ``(m, n, n)`` when batched; n and m up to 4 and 3."""
     n, = draw(shapes(min_dims=1, max_dims=1, max_side=4))
     batch = draw(shapes(min_dims=1, max_dims=1, max_side=3)) if batched \
         else ()
-    noise = draw(floats(shape=batch + (n, n), low=-0.5, high=0.5))
-    return noise + 2 * numpy.eye(n)
+    return batch + (n, n)
+
+
+@st.composite
+def _invertible(draw, batched):
+    """Strictly diagonally dominant matrices, of either sign on the
+    diagonal: |a_ii| - sum_{j != i} |a_ij| >= 1, so ||A^-1||_inf <= 1
+    (Varah) and ||A||_inf <= 4 bound the condition number by 4."""
+    shape = _matrix_shape(draw, batched)
+    n = shape[-1]
+    off_diagonal = draw(floats(shape=shape, low=-1.0, high=1.0)) / max(
+        n - 1, 1) * (1 - numpy.eye(n))
+    magnitudes = draw(floats(shape=shape[:-1], low=2.0, high=3.0))
+    signs = numpy.where(draw(hnp.arrays(bool, shape[:-1])), -1.0, 1.0)
+    return off_diagonal + (signs * magnitudes)[..., None] * numpy.eye(n)
+
+
+@st.composite
+def _positive_definite(draw):
+    """B B^T + n I with entries of B in [-1, 1]: symmetric, eigenvalues
+    in [n, n + n^2], so the condition number is at most 1 + n."""
+    shape = _matrix_shape(draw, False)
+    b = draw(floats(shape=shape, low=-1.0, high=1.0))
+    return b @ b.T + shape[-1] * numpy.eye(shape[-1])
 
 
 _LINALG_FLOAT16 = {FLOAT16: {'forward': {'atol': 1e-2, 'rtol': 1e-2},
@@ -167,9 +188,9 @@ _LINALG_FLOAT16 = {FLOAT16: {'forward': {'atol': 1e-2, 'rtol': 1e-2},
 for _batched, _inv, _det in ((False, 'inv', 'det'),
                              (True, 'batch_inv', 'batch_det')):
     record(_inv, getattr(F, _inv), reference=numpy.linalg.inv,
-           inputs=(_matrices(_batched),), tolerances=_LINALG_FLOAT16)
+           inputs=(_invertible(_batched),), tolerances=_LINALG_FLOAT16)
     record(_det, getattr(F, _det), reference=numpy.linalg.det,
-           inputs=(_matrices(_batched),), tolerances=_LINALG_FLOAT16)
+           inputs=(_invertible(_batched),), tolerances=_LINALG_FLOAT16)
 
 
 def _symmetric(a):
@@ -180,7 +201,7 @@ def _symmetric(a):
 # symmetrization, so finite differences see every entry.
 record('cholesky', lambda a: F.cholesky(_symmetric(a)),
        reference=lambda a: numpy.linalg.cholesky(_symmetric(a)),
-       inputs=(_matrices(False),), tolerances=_LINALG_FLOAT16)
+       inputs=(_positive_definite(),), tolerances=_LINALG_FLOAT16)
 
 
 def _batch_matmul(a, b, transa, transb):

@@ -163,6 +163,25 @@ def test_black_out_errors():
         F.black_out(X, t, W, samples[:2])
 
 
+@pytest.mark.parametrize('dtype', [numpy.float16, numpy.float32,
+                                   numpy.float64])
+@pytest.mark.parametrize('gap', [8.0, 40.0])
+def test_black_out_sample_far_above_target(dtype, gap):
+    # Scores 0 (target) and gap (the one sample): 1 - p is the target's
+    # probability, so the loss is 2 log(1 + e^gap), and its gradient by
+    # the sample's score 2 sigmoid(gap). log1p(-p) cancels here.
+    x = numpy.array([[1, 0, 0]], dtype)
+    W = Variable(numpy.array([[0, 0, 0], [gap, 0, 0]], dtype))
+    loss = F.black_out(x, numpy.array([0], numpy.int32), W,
+                       numpy.array([[1]], numpy.int32))
+    loss.backward()
+    rtol = 1e-3 if dtype == numpy.float16 else 1e-6
+    numpy.testing.assert_allclose(
+        float(loss.array), 2 * numpy.logaddexp(0, gap), rtol=rtol)
+    numpy.testing.assert_allclose(
+        float(W.grad[1, 0]), 2 / (1 + numpy.exp(-gap)), rtol=rtol)
+
+
 def test_discriminative_loss_arguments():
     e = _rng.randn(2, 3, 4, 4).astype(numpy.float32)
     labels = _rng.randint(0, 4, (2, 4, 4)).astype(numpy.int32)

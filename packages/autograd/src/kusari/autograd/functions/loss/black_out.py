@@ -1,9 +1,8 @@
 """BlackOut loss: a sampled approximation of the softmax cross entropy."""
 import numpy
 
-from kusari.autograd.functions.array.broadcast import broadcast_to
+from kusari.array import backend
 from kusari.autograd.functions.array.cast import cast
-from kusari.autograd.functions.array.concat import concat
 from kusari.autograd.functions.array.expand_dims import expand_dims
 from kusari.autograd.functions.connection.embed_id import embed_id
 from kusari.autograd.functions.loss import _common
@@ -12,6 +11,7 @@ from kusari.autograd.functions.math.logarithm_1p import log1p
 from kusari.autograd.functions.math.logsumexp import logsumexp
 from kusari.autograd.functions.math.sum import sum as sum_
 from kusari.autograd.utils import type_check
+from kusari.autograd.variable import as_array
 
 
 def _check(in_types):
@@ -25,6 +25,20 @@ def _check(in_types):
                       x_type.shape[1] == w_type.shape[1])
 
 
+def _masks(scores):
+    """Additive masks of ``scores`` (column 0 the target's, then the
+    samples'): -inf at each row's top sample score and 0 elsewhere (all 0
+    without samples); and the same with -inf at the target too."""
+    xp = backend.get_array_module(scores)
+    top = xp.zeros(scores.shape, scores.dtype)
+    if scores.shape[1] > 1:
+        top[xp.arange(len(scores)), scores[:, 1:].argmax(axis=1) + 1] = \
+            -xp.inf
+    top_and_target = top.copy()
+    top_and_target[:, 0] = -xp.inf
+    return top, top_and_target
+
+
 def black_out(x, t, W, samples, reduce='mean'):
     """BlackOut loss (Ji et al., 2016) of ``x`` for the words ``t``,
     against the negative words ``samples``.
@@ -32,6 +46,8 @@ def black_out(x, t, W, samples, reduce='mean'):
     With the scores :math:`s_t = x^\\top w_t` and :math:`s_k = x^\\top
     w_k` of the samples, and :math:`Z` the log-sum-exp of all of them, the
     loss of a row is :math:`-(s_t - Z) - \\sum_k \\log(1 - e^{s_k - Z})`.
+    The top sample's term is taken as the log-sum-exp of the other scores
+    minus :math:`Z`, so it stays exact where it outscores the rest by far.
 
     Args:
         x: Variable or array ``(N, D)``, float.
@@ -50,20 +66,24 @@ def black_out(x, t, W, samples, reduce='mean'):
     for name, ids in (('t', t), ('samples', samples)):
         _common.check_labels(f'black_out ({name})', ids, n_vocab, None)
     if x.dtype == numpy.float16:
-        # A sample scoring far above the target rounds s_k - Z to 0 in
-        # float16, and log(1 - e^0) is -inf: compute in float32.
+        # float16 scores round to a few digits, and the log-sum-exps of
+        # them lose the rest: compute in float32.
         loss = black_out(cast(x, numpy.float32), t,
                          cast(W, numpy.float32), samples, reduce)
         return cast(loss, numpy.float16)
-    x_rows = expand_dims(x, 1)
-    negative_rows = embed_id(samples, W)
-    negative = sum_(negative_rows * broadcast_to(x_rows, negative_rows.shape),
-                    axis=2)
-    positive = sum_(embed_id(t, W) * x, axis=1)
-    log_z = logsumexp(concat((expand_dims(positive, 1), negative), axis=1),
-                      axis=1)
-    log_z_rows = broadcast_to(expand_dims(log_z, 1), negative.shape)
-    loss = log_z - positive - sum_(log1p(-exp(negative - log_z_rows)), axis=1)
+    ids = as_array(t)[:, None]
+    xp = backend.get_array_module(ids)
+    rows = embed_id(xp.concatenate((ids, as_array(samples)), axis=1), W)
+    scores = sum_(rows * expand_dims(x, 1), axis=2)
+    log_z = logsumexp(scores, axis=1)
+    # log(1 - p_k) as log1p(-p_k) cancels where p_k is near 1 (s_k - Z
+    # then holds little but the rounding of Z), which at most the top
+    # sample of a row can be. There it is log(sum_{j != k} e^{s_j}) - Z,
+    # and the mask leaves log1p(-0) in its place in the sum.
+    top, top_and_target = _masks(scores.array)
+    log_rest = logsumexp(scores + top, axis=1)
+    p = exp(scores + top_and_target - expand_dims(log_z, 1))
+    loss = 2 * log_z - scores[:, 0] - log_rest - sum_(log1p(-p), axis=1)
     if reduce == 'mean':
         return sum_(loss) / max(loss.shape[0], 1)
     return loss
