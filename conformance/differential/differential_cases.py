@@ -105,7 +105,7 @@ def pack(case, arrays, grad_outputs, grad_grads):
 def unpack(npz, case):
     """The inverse of :func:`pack`: arrays, grad_outputs, grad_grads."""
     parts = {}
-    for key in npz.files:
+    for key in npz:
         owner, kind, name = key.split('/')
         if owner == case:
             parts.setdefault(kind, {})[name] = npz[key]
