@@ -289,6 +289,28 @@ def test_unary_operators_and_matmul():
     numpy.testing.assert_array_equal((x.array @ m).array, f32([5, 6]))
 
 
+def test_floor_division_on_both_sides_has_no_gradient():
+    a = f32([1.5, -2.5, 7.0])
+    b = f32([0.5, 2, 3])
+    for y, expected in [(Variable(a) // 2, a // 2),
+                        (5 // Variable(a), 5 // a),
+                        (a // Variable(b), a // b),
+                        (Variable(a) // Variable(b), a // b)]:
+        assert isinstance(y, Variable)
+        assert y.dtype == numpy.float32
+        assert y.creator is None
+        numpy.testing.assert_array_equal(y.array, expected)
+
+
+def test_mean_method_is_the_weighted_average():
+    x = Variable(f32([[1, 2], [3, 5]]))
+    numpy.testing.assert_allclose(x.mean().array, 2.75)
+    y = x.mean(axis=1, weights=f32([1, 3]), keepdims=True)
+    numpy.testing.assert_allclose(y.array, f32([[1.75], [4.5]]))
+    F.sum(y).backward()
+    numpy.testing.assert_allclose(x.grad, f32([[0.25, 0.75]] * 2))
+
+
 def test_broadcasting_sums_gradients_back():
     x = Variable(numpy.ones((2, 3), dtype=numpy.float32))
     b = Variable(f32([1, 2, 3]))

@@ -189,6 +189,21 @@ def test_renormalization_requires_running_statistics():
         F.batch_renormalization(x, gamma, beta, 2.0, 1.0)
 
 
+def test_renormalization_refuses_inference_mode():
+    # as Chainer's (an assertion there): inference is
+    # fixed_batch_normalization's job
+    x, gamma, beta = _batch()
+    running_mean = numpy.zeros(3, numpy.float32)
+    with configuration.using_config('train', False):
+        with pytest.raises(RuntimeError, match='batch_renormalization: '
+                           'works in training only'):
+            F.batch_renormalization(x, gamma, beta, 2.0, 1.0,
+                                    running_mean=running_mean,
+                                    running_var=running_mean + 1,
+                                    update_statistics=True)
+    assert not running_mean.any()
+
+
 def test_renormalization_updates_only_when_asked():
     x, gamma, beta = _batch(8)
     running_mean = numpy.zeros(3, numpy.float32)

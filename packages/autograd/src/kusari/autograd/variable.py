@@ -457,6 +457,12 @@ class Variable:
             axes = axes[0]
         return transpose(self, axes)
 
+    def mean(self, axis=None, *, weights=None, keepdims=False):
+        """The (weighted) average over ``axis``, as
+        :func:`~kusari.autograd.functions.average` computes it."""
+        from kusari.autograd.functions.math.average import average
+        return average(self, axis, weights, keepdims)
+
     def __getitem__(self, slices):
         from kusari.autograd.functions.array.get_item import get_item
         return get_item(self, slices)

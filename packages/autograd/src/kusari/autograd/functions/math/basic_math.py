@@ -369,8 +369,20 @@ def _rmatmul(self, other):
     return matmul(other, self)
 
 
+def _floordiv(self, other):
+    """``floor(self / other)``: as ``floor``, no gradient."""
+    from kusari.autograd.functions.math.floor import floor
+    return floor(Variable.__truediv__(self, other))
+
+
+def _rfloordiv(self, other):
+    from kusari.autograd.functions.math.floor import floor
+    return floor(Variable.__rtruediv__(self, other))
+
+
 def install_variable_arithmetics():
-    """Give Variable its arithmetic, matmul and comparison operators."""
+    """Give Variable its arithmetic, floor division, matmul and comparison
+    operators."""
     V = Variable
     V.__neg__ = neg
     V.__abs__ = absolute
@@ -383,6 +395,8 @@ def install_variable_arithmetics():
     V.__rmul__ = _reflected(Mul, MulConstant, '*')
     V.__truediv__ = _binary(Div, DivByConstant, '/')
     V.__rtruediv__ = _reflected(Div, DivFromConstant, '/')
+    V.__floordiv__ = _floordiv
+    V.__rfloordiv__ = _rfloordiv
     V.__pow__ = _binary(PowVarVar, PowVarConst, '**')
     V.__rpow__ = _reflected(PowVarVar, PowConstVar, '**')
     V.__matmul__ = _matmul

@@ -91,7 +91,14 @@ def batch_renormalization(x, gamma, beta, rmax, dmax, eps=2e-5,
 
     Returns:
         Variable of x's shape and dtype.
+
+    It is for training only, as in Chainer: with ``config.train`` off it
+    raises (inference uses :func:`fixed_batch_normalization`).
     """
+    if not configuration.config.train:
+        raise RuntimeError(
+            'batch_renormalization: works in training only (config.train '
+            'is False); use fixed_batch_normalization for inference')
     if running_mean is None or running_var is None:
         raise TypeError('batch_renormalization: running_mean and '
                         'running_var are required')
