@@ -259,6 +259,40 @@ def test_serialize_mid_epoch_resumes_same_order(make_iterator):
     assert restored.epoch == 1 and restored.current_position == 8
 
 
+@pytest.mark.parametrize('make, key', [
+    (make_serial, 'order'), (make_multiprocess, 'order'),
+    (make_multithread, '_order')])
+def test_the_order_is_saved_under_chainers_key(make, key):
+    # Chainer 7.8.1's MultithreadIterator saves '_order', the others
+    # 'order' (found by the differential check): snapshots load both ways.
+    it = make(list(range(5)), 2, order_sampler=ShuffleOrderSampler(
+        numpy.random.RandomState(0)))
+    try:
+        next(it)
+        saved = DictSerializer()
+        it.serialize(saved)
+        assert {'order', '_order'} & set(saved.target) == {key}
+        numpy.testing.assert_array_equal(saved.target[key], it._state.order)
+    finally:
+        it.finalize()
+
+
+def test_the_end_of_a_single_epoch_draws_the_next_order(make_iterator):
+    # As Chainer 7.8.1 (found by the differential check): a seeded run
+    # draws the same random numbers, so later shuffles match Chainer's.
+    numpy.random.seed(0)
+    first, second = numpy.random.permutation(7), numpy.random.permutation(7)
+    after = numpy.random.randint(100)
+    numpy.random.seed(0)
+    it = make_iterator(list(range(7)), 3, repeat=False, shuffle=True)
+    assert sum(it, []) == first.tolist()
+    saved = DictSerializer()
+    it.serialize(saved)
+    order, = (v for k, v in saved.target.items() if k.endswith('order'))
+    numpy.testing.assert_array_equal(order, second)
+    assert numpy.random.randint(100) == after
+
+
 def test_serialize_fresh_iterator_keeps_none(make_iterator):
     it = make_iterator(list(range(5)), 2, shuffle=False)
     saved = DictSerializer()

@@ -189,15 +189,39 @@ def test_parameter_statistics_options(tmp_path):
     model.predictor.l2.b.array[0] = numpy.nan
     statistics = E.ParameterStatistics(
         [model.predictor.l2], statistics={'sum': lambda x: x.sum()},
-        report_grads=False, trigger=(1, 'iteration'), skip_nan_params=True)
+        report_grads=False, trigger=lambda trainer: True,
+        skip_nan_params=True)
     statistics.register_statistics('size', lambda x: x.size)
     statistics(trainer)  # no current reporter: nothing to report to
     observation = {}
     with trainer.reporter.scope(observation):
         statistics(trainer)
-    assert set(observation) == {'l2/W/data/sum', 'l2/W/data/size'}
+    # A parameter holding NaN gets a single NaN per statistic (as Chainer).
+    assert set(observation) == {'l2/W/data/sum', 'l2/W/data/size',
+                                'l2/b/data/sum', 'l2/b/data/size'}
+    assert numpy.isnan(observation['l2/b/data/size'])
+    assert observation['l2/W/data/size'] == model.predictor.l2.W.size
     with pytest.raises(TypeError, match="statistics must be a dict"):
         E.ParameterStatistics(model, statistics='all')
+
+
+def test_parameter_statistics_reports_the_mean_over_its_interval(tmp_path):
+    # Collected at every iteration, reported (as their mean) at the trigger:
+    # Chainer 7.8.1's behaviour, found by the differential check.
+    trainer = helpers.make_trainer(tmp_path, (4, 'iteration'))
+    model = trainer.updater.get_optimizer('main').target
+    trainer.extend(E.ParameterStatistics(
+        model.predictor.l1, statistics={'mean': lambda x: x.mean()},
+        report_grads=False, trigger=(2, 'iteration')))
+    means, seen = [], []
+    trainer.extend(lambda t: means.append(
+        float(model.predictor.l1.b.array.mean())), name='means')
+    trainer.extend(lambda t: seen.append(
+        t.observation.get('l1/b/data/mean')), name='seen')
+    trainer.run()
+    assert seen[0::2] == [None, None]
+    assert seen[1::2] == pytest.approx(
+        [(means[0] + means[1]) / 2, (means[2] + means[3]) / 2])
 
 
 def test_print_report_of_fail_is_not_affected():

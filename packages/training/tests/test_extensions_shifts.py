@@ -80,9 +80,10 @@ def test_a_resumed_shift_continues_the_curve(make):
     first.serialize(saver)
     resumed = make()
     resumed.serialize(NpzDeserializer(saver.target))
-    # A resumed run starts from a fresh optimizer: the shift sets the
-    # value it had reached.
-    after = _values(resumed, 3, lr=123.)
+    # A resumed run starts from a fresh optimizer, which gives the initial
+    # value again (the snapshot keeps only _t and _last_value, as
+    # Chainer's): the shift sets the value it had reached.
+    after = _values(resumed, 3, lr=0.9)
     assert before[:-1] + after == pytest.approx(straight)
 
 
@@ -100,3 +101,13 @@ def test_shift_bad_arguments(make, message):
         make()
     with pytest.raises(TypeError, match='attr must be the name'):
         E.ExponentialShift(3, 0.5)
+
+
+def test_a_shift_saves_chainers_keys():
+    # Chainer 7.8.1's snapshot of a shift holds only these two values, so
+    # a Chainer snapshot must load with nothing more (differential check).
+    shift = E.ExponentialShift('lr', 0.5)
+    _values(shift, 2, lr=0.8)
+    saver = DictionarySerializer()
+    shift.serialize(saver)
+    assert set(saver.target) == {'_t', '_last_value'}

@@ -230,8 +230,10 @@ def test_trainer_serializes_updater_triggers_extensions(tmp_path):
     keys = set(saver.target)
     assert {'updater/iteration', 'updater/iterator:main/current_position',
             'updater/optimizer:main/t', 'updater/model:main/predictor/l1/W',
-            'stop_trigger/previous', 'extensions/Counting/count',
-            'extension_triggers/Counting/previous',
+            'stop_trigger/previous_iteration',
+            'stop_trigger/previous_epoch_detail',
+            'extensions/Counting/count',
+            'extension_triggers/Counting/previous_iteration',
             '_snapshot_elapsed_time'} <= keys
     assert int(saver.target['extensions/Counting/count']) == 3
     numpy.testing.assert_array_equal(

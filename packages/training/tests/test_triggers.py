@@ -228,3 +228,36 @@ def test_a_resumed_trigger_fires_as_an_uninterrupted_one(name, cut, values):
     _round_trip(first, resumed)
     after = _fires(resumed, clock, 16 - cut, observations[cut:])
     assert before + after == straight
+
+
+@pytest.mark.parametrize('make', [
+    lambda: triggers.IntervalTrigger(0.5, 'epoch'),
+    lambda: triggers.ManualScheduleTrigger([2, 5], 'iteration'),
+])
+def test_a_trigger_saves_chainers_keys(make):
+    # Chainer 7.8.1 saves both progress values (found by the differential
+    # check): its snapshots load here and ours there.
+    clock = _Clock()
+    trigger = make()
+    _fires(trigger, clock, 3)
+    saver = DictionarySerializer()
+    trigger.serialize(saver)
+    assert set(saver.target) - {'finished'} == {'previous_iteration',
+                                                'previous_epoch_detail'}
+    assert (saver.target['previous_iteration'],
+            saver.target['previous_epoch_detail']) == (3, 0.75)
+    fresh = DictionarySerializer()
+    make().serialize(fresh)
+    # Never called: -1, which Chainer reads as "ask the updater".
+    assert fresh.target['previous_epoch_detail'] == -1
+
+
+def test_a_trigger_loads_chainers_state():
+    # A Chainer snapshot taken after iteration 3 of 4 per epoch.
+    clock = _Clock()
+    _fires(triggers.IntervalTrigger(1, 'epoch'), clock, 3)
+    trigger = triggers.IntervalTrigger(1, 'epoch')
+    trigger.serialize(NpzDeserializer({
+        'previous_iteration': numpy.array(3),
+        'previous_epoch_detail': numpy.array(0.75)}))
+    assert _fires(trigger, clock, 5) == [4, 8]

@@ -73,10 +73,12 @@ def advance(state, batch_size, repeat, order_sampler, dataset_length):
             epoch += 1
             is_new_epoch = True
             position = 0
-            if not repeat:
-                break
+            # The next order is drawn even where no epoch follows, as
+            # Chainer does: a seeded run draws the same random numbers.
             if order is not None:
                 order = _next_order(order_sampler, order, start)
+            if not repeat:
+                break
     indices = parts[0] if len(parts) == 1 else numpy.concatenate(parts)
     return EpochState(position, epoch, is_new_epoch, order), indices
 
@@ -90,6 +92,10 @@ class EpochIterator(iterator.Iterator):
     ``shuffle=False`` reads in index order, and a custom ``order_sampler``
     requires ``shuffle=None``.
     """
+
+    # The key of the order in snapshots (Chainer's MultithreadIterator
+    # saves it as '_order').
+    _order_key = 'order'
 
     def __init__(self, dataset, batch_size, repeat=True, shuffle=None,
                  order_sampler=None):
@@ -173,7 +179,7 @@ class EpochIterator(iterator.Iterator):
 
     def serialize(self, serializer):
         """Save or load ``current_position``, ``epoch``, ``is_new_epoch``,
-        ``order`` (when shuffling) and ``previous_epoch_detail`` (-1 for
+        the order (when shuffling) and ``previous_epoch_detail`` (-1 for
         None, as Chainer stores it)."""
         position = serializer('current_position', self.current_position)
         epoch = serializer('epoch', self.epoch)
@@ -182,7 +188,7 @@ class EpochIterator(iterator.Iterator):
         if order is not None:
             # A deserializer copies into ``order`` in place and may return
             # it; a serializer returns what it stored.
-            loaded = serializer('order', order)
+            loaded = serializer(self._order_key, order)
             if loaded is not None:
                 order = numpy.asarray(loaded)
         previous = self._previous_epoch_detail

@@ -43,8 +43,10 @@ class ParameterStatistics(extension.Extension):
         report_params (bool): Report statistics of the parameter values.
         report_grads (bool): Report statistics of the gradients.
         prefix (str): Prefix of the keys.
-        trigger: When to report.
-        skip_nan_params (bool): Skip parameters holding NaN.
+        trigger: When to report the mean of the statistics collected
+            since the last report (they are collected at every call).
+        skip_nan_params (bool): Report a single NaN per statistic instead
+            of computing it for a parameter holding NaN.
     """
 
     default_name = 'parameter_statistics'
@@ -70,11 +72,19 @@ class ParameterStatistics(extension.Extension):
                                                  ('grad', report_grads))
                        if wanted]
         self._prefix = prefix
-        self.trigger = trigger_module.get_trigger(trigger)
+        self._trigger = trigger_module.get_trigger(trigger)
         self._skip_nan_params = skip_nan_params
+        self._summary = reporter.DictSummary()
 
     def __call__(self, trainer):
-        """Report the statistics."""
+        """Collect the statistics; report their means when the trigger
+        fires."""
+        self._summary.add(self._collect())
+        if self._trigger(trainer):
+            reporter.report(self._summary.compute_mean())
+            self._summary = reporter.DictSummary()
+
+    def _collect(self):
         statistics = {}
         prefix = self._prefix + '/' if self._prefix else ''
         for link in self._links:
@@ -84,16 +94,15 @@ class ParameterStatistics(extension.Extension):
                     array = param.array if attr == 'data' else param.grad
                     if array is None:
                         continue
-                    if self._skip_nan_params and bool(
-                            backend.get_array_module(array).isnan(array).any()):
-                        continue
                     key = f'{prefix}{link_name}{param_name}/{attr}'
                     self._add(statistics, key, array)
-        reporter.report(statistics)
+        return statistics
 
     def _add(self, statistics, key, array):
+        nan = self._skip_nan_params and bool(
+            backend.get_array_module(array).isnan(array).any())
         for name, function in self._statistics.items():
-            value = function(array)
+            value = float('nan') if nan else function(array)
             if getattr(value, 'ndim', 0) == 0:
                 statistics[f'{key}/{name}'] = value
             else:

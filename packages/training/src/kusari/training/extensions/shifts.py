@@ -63,12 +63,12 @@ class _Shift(extension.Extension):
         self._last_value = value
 
     def serialize(self, serializer):
-        """Save or load the call count, the initial and the last value."""
+        """Save or load the call count and the last value (Chainer's keys:
+        the initial value is taken again from the optimizer)."""
         self._t = int(serializer('_t', self._t))
-        for name in ('_init', '_last_value'):
-            value = _serialization.serialize_value(
-                serializer, name, getattr(self, name))
-            setattr(self, name, None if value is None else float(value))
+        value = _serialization.serialize_value(
+            serializer, '_last_value', self._last_value)
+        self._last_value = None if value is None else float(value)
 
 
 class _Scaling(_Shift):

@@ -44,22 +44,24 @@ class ProgressTracker:
 
     def __init__(self, unit):
         self.unit = unit
-        self._previous = None
+        self._previous = None  # {unit: progress} at the previous call
 
     def step(self, updater):
         """Return ``(previous, current)`` progress and remember current."""
-        now = current(updater, self.unit)
-        previous = self._previous
-        if previous is None:
+        if self._previous is None:
             previous = before_last_update(updater, self.unit)
-        self._previous = now
-        return previous, now
+        else:
+            previous = self._previous[self.unit]
+        self._previous = {
+            'iteration': updater.iteration,
+            'epoch': float(getattr(updater, 'epoch_detail', 0.))}
+        return previous, current(updater, self.unit)
 
     def serialize(self, serializer):
-        # -1 stands for "not called yet", which None cannot say in NPZ.
-        stored = serializer('previous',
-                            -1. if self._previous is None
-                            else float(self._previous))
-        self._previous = None if stored < 0 else stored
-        if self._previous is not None and self.unit == 'iteration':
-            self._previous = int(self._previous)
+        # Chainer's keys; an epoch_detail of -1 stands for "not called
+        # yet", which Chainer reads the same way.
+        previous = self._previous or {'iteration': 0, 'epoch': -1.}
+        iteration = serializer('previous_iteration', previous['iteration'])
+        epoch = float(serializer('previous_epoch_detail', previous['epoch']))
+        self._previous = None if epoch < 0 else {
+            'iteration': int(iteration), 'epoch': epoch}
