@@ -9,7 +9,8 @@ import pytest
 from kusari.autograd import Parameter
 from kusari.autograd.functions.math.sum import sum as f_sum
 from kusari.links import Chain, Link
-from kusari.serializers import load_npz, save_npz
+from kusari.serializers import (DictionarySerializer, NpzDeserializer,
+                                load_npz, save_npz)
 from kusari.training import optimizer, optimizers
 
 
@@ -464,3 +465,37 @@ def test_no_warning_on_plain_update():
     with warnings.catch_warnings():
         warnings.simplefilter('error')
         opt.update(_loss, model, _x())
+
+
+def _adabound_step(alpha_before_update):
+    model = Model()
+    opt = optimizers.AdaBound(alpha=0.01, final_lr=0.1).setup(model)
+    opt.alpha = alpha_before_update
+    opt.update(_loss, model, _x())
+    return model.l1.W.update_rule
+
+
+def test_adabound_bounds_scale_from_alpha_at_setup():
+    # As in Chainer: initial_alpha is alpha when the rule was made, so
+    # changing alpha before the first update already scales final_lr.
+    rule = _adabound_step(0.05)
+    assert rule.initial_alpha == 0.01
+    lower, upper = rule._bounds()
+    assert lower == pytest.approx(0.5 * (1 - 1 / (1e-3 + 1)))
+    assert upper == pytest.approx(0.5 * (1 + 1 / 1e-3))
+
+
+def test_adabound_resumes_chainer_snapshot_without_initial_alpha():
+    # A Chainer snapshot has no initial_alpha: the resumed rule keeps the
+    # alpha it was made with, not the alpha of its first update.
+    rule = _adabound_step(0.01)
+    saved = {}
+    rule.serialize(DictionarySerializer(saved))
+    del saved['initial_alpha']
+    model = Model()
+    opt = optimizers.AdaBound(alpha=0.01).setup(model)
+    resumed = model.l1.W.update_rule
+    resumed.serialize(NpzDeserializer(saved))
+    opt.alpha = 0.05
+    opt.update(_loss, model, _x())
+    assert resumed.initial_alpha == 0.01

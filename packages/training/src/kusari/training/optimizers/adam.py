@@ -69,7 +69,10 @@ class AdamRule(_BiasCorrectedRate, _elementwise.Rule):
         adabound, final_lr, gamma: as in :class:`Adam`.
 
     Attributes:
-        initial_alpha (float): ``alpha`` at the first AdaBound update.
+        initial_alpha (float): ``alpha`` when the rule was made (as in
+            Chainer, so that a run resumed from a Chainer snapshot, which
+            lacks it, scales the bounds alike); set at the first AdaBound
+            update instead where ``adabound`` was off then.
     """
 
     defaults = _default_hyperparam
@@ -84,6 +87,8 @@ class AdamRule(_BiasCorrectedRate, _elementwise.Rule):
             eps=eps, eta=eta, weight_decay_rate=weight_decay_rate,
             amsgrad=amsgrad, adabound=adabound, final_lr=final_lr,
             gamma=gamma)
+        if self.hyperparam.adabound:
+            self.initial_alpha = self.hyperparam.alpha
 
     def init_state(self, param):
         super().init_state(param)
