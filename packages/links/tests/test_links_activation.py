@@ -5,6 +5,7 @@ import pytest
 
 from kusari.autograd import testing as autograd_testing
 from kusari.links import links as L
+from kusari.serializers import load_npz
 
 import connection_reference as ref
 
@@ -90,3 +91,17 @@ def test_simplified_dropconnect():
     plain = link(x, train=False).array
     numpy.testing.assert_allclose(plain, flat @ link.W.array.T +
                                   link.b.array, rtol=1e-5, atol=1e-5)
+
+
+
+def test_simplified_dropconnect_saves_no_mask(tmp_path):
+    # Chainer 7.8.1 keeps the first given mask as a persistent; Kusari
+    # does not (see forward), yet loads Chainer's files that have one.
+    link = L.SimplifiedDropconnect(2, 3)
+    link(ref.uniform(4, 2), mask=numpy.ones((4, 3, 2), numpy.float32))
+    assert 'mask' not in link._persistent
+    path = tmp_path / 'chainer.npz'
+    numpy.savez(path, W=numpy.ones((3, 2)), b=numpy.zeros(3),
+                mask=numpy.ones((4, 3, 2)))
+    load_npz(str(path), link)
+    numpy.testing.assert_array_equal(link.W.array, 1)

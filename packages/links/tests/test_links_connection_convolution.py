@@ -311,3 +311,18 @@ def test_call_adds_only_the_convolution_node():
     node = link(x).creator
     assert isinstance(node, Convolution2DFunction)
     assert node.inputs == (x.node, link.W.node, link.b.node)
+
+
+def test_deformable_convolution_default_weight_is_zero():
+    # Chainer 7.8.1 starts the sampling convolution at zero and the
+    # offset convolution random (LeCun normal).
+    link = L.DeformableConvolution2D(2, 3, 2)
+    numpy.testing.assert_array_equal(link.deform_conv.W.array, 0)
+    assert link.deform_conv.W.shape == (3, 2, 2, 2)
+    assert numpy.any(link.offset_conv.W.array != 0)
+    lazy = L.DeformableConvolution2D(None, 3, 2, deform_initial_bias=2)
+    # Both parameters of the sampling part wait for the first input.
+    assert lazy.deform_conv.b.array is None
+    lazy(numpy.ones((1, 2, 3, 3), numpy.float32))
+    numpy.testing.assert_array_equal(lazy.deform_conv.W.array, 0)
+    numpy.testing.assert_array_equal(lazy.deform_conv.b.array, [2, 2, 2])

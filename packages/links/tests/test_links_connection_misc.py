@@ -305,3 +305,11 @@ def test_inception_bn_rejects_bad_options(batch_normalization):
         inception_bn.InceptionBN(3, 0, 2, 2, 2, 2, 'min')
     with pytest.raises(ValueError, match='needs stride=1 and proj_pool'):
         inception_bn.InceptionBN(3, 2, 2, 2, 2, 2, 'max', None)
+
+
+def test_bilinear_default_weight_is_lecun_normal():
+    # As Chainer 7.8.1: LeCun normal over the shape (left, right, out),
+    # whose fan-in is right * out (here std 1/sqrt(1500), not 1/sqrt(1200)).
+    numpy.random.seed(0)
+    W = L.Bilinear(40, 30, 50, nobias=True).W.array
+    assert abs(W.std() * numpy.sqrt(30 * 50) - 1) < 0.02

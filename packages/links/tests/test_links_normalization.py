@@ -215,9 +215,15 @@ def test_decorrelated_batch_normalization_whitens():
 
 def test_lazy_sizes_and_bad_input():
     group = L.GroupNormalization(2)
-    with pytest.raises(ValueError, match='more than 2 axes'):
-        group(numpy.zeros((2, 4), numpy.float32))
+    with pytest.raises(ValueError, match='at least 2 axes'):
+        group(numpy.zeros(4, numpy.float32))
     assert group.gamma.array is None
+    # (batch, channel) is enough, as in Chainer 7.8.1: each group is
+    # standardized over its channels alone.
+    x = numpy.array([[1, 3, 0, 4]], numpy.float32)
+    numpy.testing.assert_allclose(group(x).array, [[-1, 1, -1, 1]],
+                                  rtol=1e-4)
+    assert group.gamma.shape == (4,)
     layer = L.LayerNormalization()
     with pytest.raises(ValueError, match='expected 2 axes'):
         layer(numpy.zeros((2, 4, 1), numpy.float32))
@@ -265,3 +271,15 @@ def test_load_into_lazy_batch_normalization(tmp_path):
     load_npz(tmp_path / 'bn.npz', lazy)
     numpy.testing.assert_array_equal(lazy.avg_var, trained.avg_var)
     numpy.testing.assert_array_equal(lazy.gamma.array, trained.gamma.array)
+
+
+def test_batch_renormalization_dtype_and_initial_statistics():
+    # As in Chainer 7.8.1: dtype None follows the configured dtype, and
+    # the running statistics can be given (positionally after beta).
+    with configuration.using_config('dtype', numpy.float64):
+        link = L.BatchRenormalization(3)
+    assert link.gamma.dtype == link.avg_var.dtype == numpy.float64
+    given = L.BatchRenormalization(3, 1, 0, 0.9, 2e-5, None, True, True,
+                                   None, None, 2.0, 3.0)
+    numpy.testing.assert_array_equal(given.avg_mean, numpy.full(3, 2.0))
+    numpy.testing.assert_array_equal(given.avg_var, numpy.full(3, 3.0))

@@ -197,6 +197,21 @@ def test_child_sum_tree_lstm():
     assert leaf_c.shape == (2, 4)
     with pytest.raises(ValueError, match='all inputs'):
         link(None, None, None)
+    with pytest.raises(TypeError, match='n >= 0; got 2 arguments'):
+        link(cs[0], x)
+
+
+def test_child_sum_tree_lstm_leaf_without_children():
+    # x alone, as Chainer 7.8.1 allows: no forget gates, no cell input.
+    link = L.ChildSumTreeLSTM(3, 4)
+    x = ref.uniform(2, 3)
+    c, h = link(x)
+    a, i, o = numpy.split(linear(link.W_x, x)[:, :12], 3, axis=1)
+    expected_c = sigmoid(i) * numpy.tanh(a)
+    numpy.testing.assert_allclose(c.array, expected_c, rtol=1e-5,
+                                  atol=1e-6)
+    numpy.testing.assert_allclose(h.array, sigmoid(o) * numpy.tanh(
+        expected_c), rtol=1e-5, atol=1e-6)
 
 
 def test_nary_tree_lstm():

@@ -1,7 +1,4 @@
 """Bilinear layer."""
-import math
-
-from kusari.array import initializers
 from kusari.autograd.functions.connection import bilinear
 from kusari.links import link
 from kusari.links.links.connection import _layer
@@ -17,8 +14,8 @@ class Bilinear(link.Link):
         out_size (int): Size of y.
         nobias (bool): Leave out the linear terms V1, V2 and b.
         initialW: Initializer of ``W`` ``(left_size, right_size,
-            out_size)``; None is a normal distribution of scale
-            ``1 / sqrt(left_size * right_size)``.
+            out_size)``; None is LeCun normal, as in Chainer (its fan-in
+            is then ``right_size * out_size``).
         initial_bias (tuple): Initializers of ``(V1, V2, b)``, shaped
             ``(left_size, out_size)``, ``(right_size, out_size)`` and
             ``(out_size,)``; None is the default initializer for V1 and V2
@@ -37,9 +34,6 @@ class Bilinear(link.Link):
             raise ValueError(
                 f'Bilinear: initial_bias must be (V1, V2, b) initializers; '
                 f'got {len(initial_bias)} items')
-        if initialW is None:
-            initialW = initializers.Normal(
-                1 / math.sqrt(sizes[0] * sizes[1]))
         super().__init__()
         self.nobias = nobias
         left, right, out = sizes

@@ -3,6 +3,7 @@ from kusari.autograd.functions.connection import \
     deformable_convolution_2d_sampler
 from kusari.links import link
 from kusari.links.links.connection import _convolution
+from kusari.links.links.connection import _layer
 from kusari.links.links.connection import convolution_2d
 
 
@@ -19,14 +20,27 @@ class DeformableConvolution2DSampler(_convolution.ConvolutionBase):
         stride (int or pair): Stride.
         pad (int or pair): Zero padding of each spatial side.
         nobias (bool): Leave out the bias.
-        initialW: Initializer of ``W`` ``(out, in, kh, kw)``.
-        initial_bias: Initializer of ``b`` ``(out,)``; None is zero.
+        initialW: Initializer of ``W`` ``(out, in, kh, kw)``; None is
+            zero, as in Chainer (DeformableConvolution2D starts its offset
+            convolution random instead).
+        initial_bias: Initializer of ``b`` ``(out,)``; None is zero. With
+            ``in_channels`` None, ``b`` too is shaped by the first input.
     """
 
     def __init__(self, in_channels, out_channels, ksize, stride=1, pad=0,
                  nobias=False, initialW=None, initial_bias=None):
         super().__init__(2, in_channels, out_channels, ksize, stride, pad,
-                         nobias, initialW, initial_bias, 1, 1)
+                         nobias, 0 if initialW is None else initialW,
+                         initial_bias, 1, 1)
+        if self.in_channels is None and not nobias:
+            # Lazy like W until the first input, as in Chainer.
+            with self.init_scope():
+                self.b = _layer.bias(nobias, initial_bias)
+
+    def _initialize_params(self, x):
+        super()._initialize_params(x)
+        if self.b is not None and self.b.array is None:
+            self.b.initialize((self.out_channels,))
 
     def forward(self, x, offset):
         """Convolve ``x`` ``(n, c, h, w)`` sampled at ``offset`` ``(n, 2 kh
@@ -56,7 +70,7 @@ class DeformableConvolution2D(link.Chain):
             ``initialW`` and ``initial_bias`` of ``offset_conv`` (a
             :class:`Convolution2D` with ``2 kh kw`` output channels).
         deform_nobias, deform_initialW, deform_initial_bias: those of
-            ``deform_conv``.
+            ``deform_conv`` (``deform_initialW`` None is zero).
     """
 
     def __init__(self, in_channels, out_channels, ksize, stride=1, pad=0,

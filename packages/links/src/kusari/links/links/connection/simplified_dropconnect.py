@@ -41,7 +41,11 @@ class SimplifiedDropconnect(link.Link):
         Args:
             x: Variable or array; its axes after the first are flattened.
             train (bool): Drop weights (True) or use them all.
-            mask: A given 0/1 mask instead of a random one.
+            mask: A given 0/1 mask instead of a random one. Unlike
+                Chainer 7.8.1, the link does not keep the first one as a
+                persistent ``mask``: what it saves does not depend on its
+                calls, so a save/load round trip keeps the same keys
+                (files with a ``mask`` entry still load).
             use_batchwise_mask (bool): One mask per example, or one for
                 the batch.
         """

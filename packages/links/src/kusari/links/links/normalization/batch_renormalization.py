@@ -1,6 +1,4 @@
 """Batch renormalization layer."""
-import numpy
-
 from kusari.array import configuration
 from kusari.autograd.functions.normalization import batch_normalization
 from kusari.autograd.functions.normalization import batch_renormalization
@@ -19,17 +17,22 @@ class BatchRenormalization(bn_link.BatchNormalization):
         rmax (float): The bound of r (1 gives batch normalization).
         dmax (float): The bound of d (0 gives batch normalization).
         decay, eps, dtype, use_gamma, use_beta, initial_gamma,
-            initial_beta: As in :class:`BatchNormalization`.
+            initial_beta, initial_avg_mean, initial_avg_var: As in
+            :class:`BatchNormalization` (``dtype`` None: the configured
+            dtype).
         freeze_running_statistics (bool): Leave the running statistics
             unchanged in training.
     """
 
     def __init__(self, size, rmax=1, dmax=0, decay=0.9, eps=2e-5,
-                 dtype=numpy.float32, use_gamma=True, use_beta=True,
+                 dtype=None, use_gamma=True, use_beta=True,
                  initial_gamma=None, initial_beta=None,
+                 initial_avg_mean=None, initial_avg_var=None,
                  freeze_running_statistics=False):
         super().__init__(size, decay, eps, dtype, use_gamma, use_beta,
-                         initial_gamma, initial_beta)
+                         initial_gamma, initial_beta,
+                         initial_avg_mean=initial_avg_mean,
+                         initial_avg_var=initial_avg_var)
         self.rmax = rmax
         self.dmax = dmax
         self.freeze_running_statistics = freeze_running_statistics

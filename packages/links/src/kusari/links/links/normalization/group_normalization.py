@@ -25,10 +25,11 @@ class GroupNormalization(layer_normalization._ScaleShift):
         super().__init__(size, eps, initial_gamma, initial_beta)
 
     def forward(self, x):
-        """Normalize ``x`` ``(N, C, ...)``, at least 3 axes."""
-        if getattr(x, 'ndim', 0) <= 2:
+        """Normalize ``x`` ``(N, C, ...)``, at least 2 axes (as in
+        Chainer)."""
+        if getattr(x, 'ndim', 0) < 2:
             raise ValueError(
-                f'{self._describe()}: x must have more than 2 axes (batch, '
+                f'{self._describe()}: x must have at least 2 axes (batch, '
                 f'channel, ...); got shape {getattr(x, "shape", None)}')
         if self.gamma.array is None:
             self._initialize_params(x.shape[1:2])

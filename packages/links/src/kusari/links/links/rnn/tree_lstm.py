@@ -1,5 +1,7 @@
 """Tree-LSTM units: Child-Sum and N-ary (Tai et al., 2015)."""
 from kusari.autograd.functions.activation import tree_lstm
+from kusari.autograd.functions.activation.sigmoid import sigmoid
+from kusari.autograd.functions.activation.tanh import tanh
 from kusari.autograd.functions.array.concat import concat
 from kusari.autograd.functions.array.split_axis import split_axis
 from kusari.links import link
@@ -53,17 +55,22 @@ class ChildSumTreeLSTM(link.Chain):
     def forward(self, *cshsx):
         """``forward(c_1, ..., c_n, h_1, ..., h_n, x)``: the children's
         cell states and outputs (None for a missing child: zeros) and the
-        input (None: zeros); returns ``(c, h)``."""
-        if len(cshsx) < 3 or len(cshsx) % 2 == 0:
+        input (None: zeros); returns ``(c, h)``. A leaf (``n = 0``, ``x``
+        alone) has ``c = sigmoid(i) tanh(a)``, as in Chainer."""
+        if len(cshsx) % 2 == 0:
             raise TypeError(
                 f'{self._describe()}: expected c_1..c_n, h_1..h_n, x with '
-                f'n >= 1; got {len(cshsx)} arguments')
+                f'n >= 0; got {len(cshsx)} arguments')
         n = len(cshsx) // 2
         cs, hs = cshsx[:n], cshsx[n:-1]
         x = _input_or_zeros(self, cs, hs, cshsx[-1])
+        x_aio, x_f = split_axis(self.W_x(x), [3 * self.state_size], axis=1)
+        if n == 0:
+            a, i, o = split_axis(x_aio, 3, axis=1)
+            c = sigmoid(i) * tanh(a)
+            return c, sigmoid(o) * tanh(c)
         cs = _zeros_for_none(self, cs, x.shape[0], x.dtype)
         hs = _zeros_for_none(self, hs, x.shape[0], x.dtype)
-        x_aio, x_f = split_axis(self.W_x(x), [3 * self.state_size], axis=1)
         aio = self.W_h_aio(sum(hs[1:], hs[0])) + x_aio
         forgets = split_axis(self.W_h_f(concat(hs, axis=0)), n, axis=0)
         f = concat(forgets, axis=1) + concat([x_f] * n, axis=1)
