@@ -89,10 +89,6 @@ def test_scenario(group, oracle, kusari):
             _assert_same(key, kusari[key], oracle[key])
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    'kusari.links.reporter.Summary accumulates float32 values in float32 '
-    'under NumPy 2 (0. + float32 is float32); Chainer 7.8.1 on NumPy 1 '
-    'sums in float64: a fix for packages/links'))
 def test_summaries_sum_in_float64(kusari, oracle):
     keys = [k for k in oracle.files if '/_summaries/' in k
             and k.endswith(('/_x', '/_x2'))]

@@ -123,6 +123,18 @@ def test_summary_matches_numpy(values):
     assert not numpy.isnan(std)
 
 
+def test_summary_sums_float32_values_in_float64():
+    # As Chainer's on NumPy 1 (found by the differential check): the
+    # running sums, and so the means and the snapshot, are float64.
+    summary = Summary()
+    values = numpy.full(1000, 0.1, numpy.float32)
+    for value in values:
+        summary.add(Variable(numpy.asarray(value)))
+    assert summary.compute_mean().dtype == numpy.float64
+    assert summary.compute_mean() == pytest.approx(
+        numpy.float64(values[0]), rel=1e-13)
+
+
 def test_dict_summary():
     summary = DictSummary()
     summary.add({'a': 1., 'b': (numpy.float32(2), 3), 'c': numpy.ones(3)})

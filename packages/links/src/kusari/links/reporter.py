@@ -137,12 +137,14 @@ def report_scope(observation):
 class Summary:
     """Online mean and standard deviation of a sequence of scalars.
 
-    The sums are kept on the device of the values added.
+    The sums are kept on the device of the values added, in float64 (as
+    Chainer's on NumPy 1, where ``0. + float32`` was float64): the means
+    of float32 losses over an epoch keep their precision.
     """
 
     def __init__(self):
-        self._x = 0.
-        self._x2 = 0.
+        self._x = numpy.float64(0)
+        self._x2 = numpy.float64(0)
         self._n = 0
 
     def add(self, value, weight=1):
