@@ -33,14 +33,16 @@ def _check_array(array, what):
 
 
 def _check_grad(grad, array, what):
-    """A gradient must match its variable's shape, dtype and device."""
+    """A gradient must match its variable's shape, dtype and device
+    (Chainer's error types: ValueError for the shape, TypeError for the
+    rest)."""
     if grad is None or array is None:
         return
     if grad.shape != array.shape:
         raise ValueError(f'{what}: gradient shape {grad.shape} does not '
                          f'match the variable shape {array.shape}')
     if grad.dtype != array.dtype:
-        raise ValueError(f'{what}: gradient dtype {grad.dtype} does not '
+        raise TypeError(f'{what}: gradient dtype {grad.dtype} does not '
                          f'match the variable dtype {array.dtype}')
     if type(grad) is not type(array):
         raise TypeError(f'{what}: gradient is a {type(grad).__name__} but '
