@@ -200,10 +200,6 @@ _BETA_POWER = ('Chainer 7.8.1 bug: MSVAGRule keeps beta ** t in an '
                'beta ** t and resumes exactly')
 KNOWN_DIFFERENCES = {f'resumed/MSVAG_{variant}': _BETA_POWER
                      for variant in ('default', 'f32', 'loss', 'beta')}
-KNOWN_DIFFERENCES['scaling_dynamic_grads_overflow'] = (
-    'Kusari choice (Optimizer.update docstring): update() divides given '
-    'gradients by the loss scale; Chainer divides by the scale of the '
-    'backward that made them (Variable._loss_scale), None when set by hand')
 KNOWN_DIFFERENCES['f16_adam_tiny_eps'] = (
     "Chainer 7.8.1 bug: AdamRule's check of an eps that rounds to 0 "
     "formats its message with numpy.float32.name and raises "

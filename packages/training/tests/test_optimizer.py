@@ -290,6 +290,28 @@ def test_static_loss_scale_does_not_change_the_update():
         numpy.testing.assert_array_equal(a.array, b.array)
 
 
+def test_update_divides_by_the_scale_of_the_backward_that_made_grads():
+    # As in Chainer: update() without a loss function divides each
+    # gradient by the loss scale of its backward pass, not the optimizer's.
+    model = Model()
+    before = model.l1.W.array.copy()
+    opt = optimizers.SGD(lr=1.0).setup(model)
+    opt.set_loss_scale(4.0)
+    model.cleargrads()
+    _loss(model, _x()).backward(loss_scale=4.0)
+    scaled = model.l1.W.grad.copy()
+    opt.update()
+    numpy.testing.assert_allclose(model.l1.W.array, before - scaled / 4,
+                                  rtol=1e-6)
+    model.cleargrads()
+    _loss(model, _x()).backward()
+    unscaled = model.l1.W.grad.copy()
+    after_first = model.l1.W.array.copy()
+    opt.update()
+    numpy.testing.assert_allclose(model.l1.W.array,
+                                  after_first - unscaled, rtol=1e-6)
+
+
 def test_loss_scale_arguments_are_checked():
     opt = optimizers.SGD().setup(Model())
     with pytest.raises(ValueError, match='positive'):

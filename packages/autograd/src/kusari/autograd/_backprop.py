@@ -85,7 +85,8 @@ def backward(outputs, grad_outputs=None, *, retain_grad=False,
         'backward', outputs, grad_outputs, loss_scale)
     leaf_grads = _traverse(outputs, grad_outputs, retain_grad,
                            enable_double_backprop, stop_nodes=None)
-    _store_leaf_grads(leaf_grads, grad_outputs, enable_double_backprop)
+    _store_leaf_grads(leaf_grads, grad_outputs, enable_double_backprop,
+                      loss_scale)
 
 
 def grad(outputs, inputs, grad_outputs, grad_inputs, set_grad, retain_grad,
@@ -329,8 +330,10 @@ def _raise_grad_mismatch(func, index, node, gx):
         f'{node.dtype}')
 
 
-def _store_leaf_grads(grads, grad_outputs, enable_double_backprop):
-    """Accumulate gradients into the leaves' Variables.
+def _store_leaf_grads(grads, grad_outputs, enable_double_backprop,
+                      loss_scale):
+    """Accumulate gradients into the leaves' Variables, and note on each
+    the ``loss_scale`` they carry (an update rule divides by it).
 
     One gradient array may reach several leaves (``y = a + b`` passes its
     gradient through unchanged); each leaf gets its own copy so that an
@@ -340,7 +343,10 @@ def _store_leaf_grads(grads, grad_outputs, enable_double_backprop):
     with using_config('enable_backprop', enable_double_backprop):
         for node, g in grads.items():
             var = node._variable()
-            if var is None or var._grad_var is g:
+            if var is None:
+                continue
+            var._loss_scale = loss_scale
+            if var._grad_var is g:
                 continue
             if id(g._array) in held:
                 g = _bare(g._array.copy(), True) if not \

@@ -149,8 +149,10 @@ class Variable:
         requires_grad: whether backward computes a gradient for it.
     """
 
+    # _loss_scale: the loss scale of the backward pass that last set the
+    # gradient of this leaf (unset before; read by update rules).
     __slots__ = ('_array', '_grad_var', '_node', '_requires_grad', '_name',
-                 '__weakref__')
+                 '_loss_scale', '__weakref__')
     # Make NumPy defer to our reflected operators (``ndarray * Variable``).
     __array_priority__ = 200
 

@@ -171,8 +171,6 @@ class UpdateRule:
     """
 
     is_elementwise = False
-    # Set by the optimizer: the gradients it gets are multiplied by this.
-    _loss_scale = None
     _use_fp32_update = False
     _fp32_param = None
 
@@ -211,12 +209,15 @@ class UpdateRule:
         if not self.enabled:
             return
         self.t += 1
+        # The gradient is divided by the loss scale of the backward pass
+        # that made it (None where that pass had none), as in Chainer.
+        loss_scale = getattr(param, '_loss_scale', None)
         if self._use_fp32_update and param.dtype == numpy.float16:
-            self._update_in_fp32(param)
+            self._update_in_fp32(param, loss_scale)
         else:
-            self._update(param)
+            self._update(param, loss_scale)
 
-    def _update(self, param):
+    def _update(self, param, loss_scale):
         array = param.array
         if array is not None:
             if self._state is None:
@@ -224,15 +225,15 @@ class UpdateRule:
             elif self._state_device != array.device:
                 self._move_state(array)
         grad = param.grad
-        if self._loss_scale is not None and grad is not None:
-            grad /= self._loss_scale
+        if loss_scale is not None and grad is not None:
+            grad /= loss_scale
         for hook in self._hooks.pre.values():
             hook(self, param)
         self.update_core(param)
         for hook in self._hooks.post.values():
             hook(self, param)
 
-    def _update_in_fp32(self, param):
+    def _update_in_fp32(self, param, loss_scale):
         """Update a float16 parameter through a float32 master copy, so
         that small steps are not lost to float16 rounding."""
         master = self._fp32_param
@@ -243,7 +244,7 @@ class UpdateRule:
             master.to_device(backend.get_device_from_array(param.array))
         grad = param.grad
         master.grad = None if grad is None else grad.astype(numpy.float32)
-        self._update(master)
+        self._update(master, loss_scale)
         backend.copyto(param.array, master.array)
         master.grad = None
 
@@ -630,7 +631,9 @@ class GradientMethod(Optimizer):
         With ``lossfun``, the loss ``lossfun(*args, **kwds)`` is computed,
         the gradients cleared and backpropagated (multiplied by the loss
         scale, if any) first. Without it, the gradients must be computed
-        already, and multiplied by the loss scale if one is set. Then: the
+        already, by ``loss.backward(loss_scale=...)`` where a loss scale
+        is set: as in Chainer, each gradient is divided by the scale of
+        the backward pass that made it (not at all if it had none). Then: the
         gradients left None become zeros, the ``'pre'`` hooks run, each
         parameter is updated (unless dynamic loss scaling found a
         non-finite gradient), and the ``'post'`` hooks run.
@@ -649,11 +652,8 @@ class GradientMethod(Optimizer):
         self.call_hooks('pre')
         self.t += 1
         if not self._loss_scaling_isnan:
-            loss_scale = self._loss_scale
             for param in self.target.params():
-                rule = param.update_rule
-                if rule is not None:
-                    rule._loss_scale = loss_scale
+                if param.update_rule is not None:
                     param.update()
         self.reallocate_cleared_grads()
         self.call_hooks('post')
