@@ -404,6 +404,20 @@ def test_fused_kernel_is_numpy_update_bit_for_bit(monkeypatch, name,
         numpy.testing.assert_array_equal(actual, expected)
 
 
+def test_fused_kernels_load_again_after_a_reset(monkeypatch):
+    # Loading Numba twice (the module state reset, as tests do) compiles
+    # the shared moment update from its Python function, not its kernel.
+    pytest.importorskip('numba')
+    link = OneParam(numpy.ones((3, 4), numpy.float32))
+    opt = optimizers.Adam().setup(link)
+    for _ in range(2):
+        monkeypatch.setattr(_fused_cpu, '_numba', None)
+        monkeypatch.setattr(_fused_cpu, '_compiled', {})
+        link.w.grad = numpy.ones((3, 4), numpy.float32)
+        opt.update()
+        assert 'adam' in _fused_cpu._compiled
+
+
 @pytest.mark.parametrize('array', [
     numpy.ones(6, numpy.float16), numpy.ones((4, 6), numpy.float32)[:, ::2]])
 def test_fused_kernel_declines_what_it_cannot_run(array):

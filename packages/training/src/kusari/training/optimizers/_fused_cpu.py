@@ -67,7 +67,8 @@ def _load_numba():
             if numba.config.DISABLE_JIT:
                 numba = False
             else:  # kernels call it, so Numba must compile it too
-                _moments = numba.njit(_moments)
+                # (once: a reset of _numba must not wrap it twice)
+                _moments = numba.njit(getattr(_moments, 'py_func', _moments))
         _numba = numba
     return _numba
 
