@@ -67,8 +67,13 @@ def test_tuple_dataset():
     assert len(d) == 4
     assert d[1] == (10, 'x') and d[-1] == (30, 'z')
     assert d[1:3] == [(10, 'x'), (20, 'y')]
-    assert d[[3, 0]] == [(30, 'z'), (0, 'w')]
-    assert d[numpy.array([2])] == [(20, 'y')]
+    # As in Chainer, a list or an index array batches the columns.
+    columns = d[[3, 0]]
+    assert isinstance(columns, tuple) and columns[1] == ['z', 'w']
+    numpy.testing.assert_array_equal(columns[0], [30, 0])
+    columns = d[numpy.array([2, -1])]
+    numpy.testing.assert_array_equal(columns[0], [20, 30])
+    assert columns[1] == ['y', 'z']
     with pytest.raises(IndexError, match='TupleDataset: index 4 .* 4'):
         d[4]
 
@@ -83,7 +88,9 @@ def test_tuple_dataset_errors():
 def test_dict_dataset():
     d = datasets.DictDataset(x=numpy.arange(3), y=Squares(3))
     assert d[2] == {'x': 2, 'y': 4}
-    assert d[[0, -1]] == [{'x': 0, 'y': 0}, {'x': 2, 'y': 4}]
+    batch = d[[0, -1]]  # as in Chainer: the columns, batched
+    assert sorted(batch) == ['x', 'y'] and batch['y'] == [0, 4]
+    numpy.testing.assert_array_equal(batch['x'], [0, 2])
     assert d[:1] == [{'x': 0, 'y': 0}]
     with pytest.raises(ValueError, match='x: 3, y: 2'):
         datasets.DictDataset(x=[1, 2, 3], y=[1, 2])
@@ -161,6 +168,15 @@ def test_cross_validation_folds_partition(n, folds):
         tests += test[:]
     assert sorted(tests) == list(range(n))
     assert {len(t) for _, t in splits} <= {n // folds, -(-n // folds)}
+
+
+def test_cross_validation_folds_follow_chainer():
+    # Chainer 7.8.1's pairs: the last fold first, each training order the
+    # whole order rotated to start after the test fold.
+    splits = datasets.get_cross_validation_datasets(list(range(7)), 3)
+    assert [(train[:], test[:]) for train, test in splits] == [
+        ([0, 1, 2, 3], [4, 5, 6]), ([4, 5, 6, 0, 1], [2, 3]),
+        ([2, 3, 4, 5, 6], [0, 1])]
 
 
 def test_cross_validation_random_and_deprecated_n_fold():

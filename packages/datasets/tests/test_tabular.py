@@ -195,9 +195,24 @@ def test_transform_modes():
     as_dict = d.as_tuple().transform(
         ('s',), lambda a, b, c: {'s': a * 2})
     assert as_dict.mode is dict and as_dict.fetch() == {'s': [0, 20, 40]}
-    unary = tabular.from_data([1, 2]).transform('y', lambda v: (v, v))
-    assert unary.mode is None and unary[0] == (1, 1)
+    # As in Chainer, a str key is the one-key tuple: the returned type
+    # gives the mode.
+    one = tabular.from_data([1, 2])
+    assert one.transform('y', lambda v: v * 2)[1] == 4
+    assert one.transform('y', lambda v: v).mode is None
+    as_tuple = one.transform('y', lambda v: (v,))
+    assert as_tuple.mode is tuple and as_tuple[0] == (1,)
+    assert one.transform('y', lambda v: {'y': v})[1] == {'y': 2}
+    with pytest.raises(ValueError, match='returned 2 values'):
+        one.transform('y', lambda v: (v, v))[0]
     assert d.slice[:0].transform(('s',), lambda **kw: (0,)).mode is tuple
+
+
+def test_transform_bare_value_under_one_key():
+    # As in Chainer: one tuple key and a bare value give mode None.
+    d = table(3).transform(('s',), lambda **kw: 7)
+    assert d.mode is None and d.keys == ('s',)
+    assert d[1] == 7 and d.fetch() == [7, 7, 7]
 
 
 def test_transform_errors():
@@ -207,7 +222,12 @@ def test_transform_errors():
     with pytest.raises(ValueError, match=r"returned the keys \('u',\)"):
         d.transform(('s',), lambda **kw: {'u': 1})[0]
     with pytest.raises(TypeError, match='must return a tuple or a dict'):
-        d.transform(('s',), lambda **kw: 1)[0]
+        d.transform(('s', 't'), lambda **kw: 1)[0]
+    flip = iter([(1,), 2])
+    changing = d.transform(('s',), lambda **kw: next(flip))
+    assert changing[0] == (1,)
+    with pytest.raises(ValueError, match='same type'):
+        changing[1]
     with pytest.raises(TypeError, match='must be callable'):
         d.transform('s', 3)
     with pytest.raises(TypeError, match='keys must be str'):

@@ -17,14 +17,17 @@ def common_length(owner, datasets):
 def gather(owner, datasets, length, index):
     """Index every dataset of ``datasets`` at ``index``.
 
-    Returns ``(columns, is_batch)``: one entry per dataset, each an example
-    or, for a batch index, a list or array of examples.
+    Returns ``(columns, is_list)``: one entry per dataset, each an example
+    or, for a batch index, a list or array of examples. As in Chainer, only
+    a slice asks for a list of examples (``is_list``); a list or an array
+    of indexes asks for the batched columns themselves.
     """
     if type(index) is int and 0 <= index < length:  # what iterators ask
         return [dataset[index] for dataset in datasets], False
     if not _index.is_batch_index(index):
         i = _index.position(owner, index, length)
         return [dataset[i] for dataset in datasets], False
-    if not isinstance(index, slice):
-        index = _index.positions(owner, index, length)
-    return [_index.take(dataset, index) for dataset in datasets], True
+    if isinstance(index, slice):
+        return [_index.take(dataset, index) for dataset in datasets], True
+    positions = _index.positions(owner, index, length)
+    return [_index.take(dataset, positions) for dataset in datasets], False

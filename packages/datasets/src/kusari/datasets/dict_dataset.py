@@ -9,8 +9,9 @@ class DictDataset:
         datasets: Keyword arguments, each a dataset (array, list, dataset);
             all of one length.
 
-    An integer index gives a dict; a slice, a list or an integer array
-    gives a list of dicts.
+    An integer index gives a dict; a slice gives a list of dicts; a list or
+    an integer array gives, as in Chainer, one dict of the batched columns
+    (``{k: d[index]}``).
     """
 
     def __init__(self, **datasets):
@@ -18,10 +19,10 @@ class DictDataset:
         self._length = _zipped.common_length('DictDataset', datasets)
 
     def __getitem__(self, index):
-        columns, is_batch = _zipped.gather(
+        columns, is_list = _zipped.gather(
             self, list(self._datasets.values()), self._length, index)
         keys = self._datasets.keys()
-        if is_batch:
+        if is_list:
             return [dict(zip(keys, values)) for values in zip(*columns)]
         return dict(zip(keys, columns))
 

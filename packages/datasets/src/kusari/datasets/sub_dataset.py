@@ -138,8 +138,10 @@ def get_cross_validation_datasets(dataset, n_folds=None, order=None,
     """Training/test pairs for ``n_folds``-fold cross validation.
 
     The examples (in ``order``) are cut into ``n_folds`` folds whose sizes
-    differ by at most one; the ``i``-th pair tests on fold ``i`` and trains
-    on all the others.
+    differ by at most one (the later folds are the larger); as in Chainer,
+    the ``i``-th pair tests on the ``i``-th fold from the end and trains on
+    the examples after that fold then those before it, so that the
+    training order is the whole order rotated.
 
     Args:
         dataset: The dataset to split.
@@ -158,10 +160,11 @@ def get_cross_validation_datasets(dataset, n_folds=None, order=None,
             f'the dataset, {length}, got {len(order)}')
     borders = [length * i // n_folds for i in range(n_folds + 1)]
     splits = []
-    for begin, end in zip(borders, borders[1:]):
-        # Train on everything outside the fold, then test on the fold.
+    for begin, end in reversed(list(zip(borders, borders[1:]))):
+        # Train on the examples after the fold, then those before it
+        # (wrapping round), then test on the fold.
         fold_order = numpy.concatenate(
-            (order[:begin], order[end:], order[begin:end]))
+            (order[end:], order[:begin], order[begin:end]))
         splits.append(split_dataset(dataset, length - (end - begin),
                                     fold_order))
     return splits

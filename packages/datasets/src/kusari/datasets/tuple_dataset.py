@@ -8,8 +8,9 @@ class TupleDataset:
     Args:
         datasets: Datasets (arrays, lists, datasets) of one length.
 
-    An integer index gives a tuple; a slice, a list or an integer array
-    gives a list of tuples.
+    An integer index gives a tuple; a slice gives a list of tuples; a list
+    or an integer array gives, as in Chainer, one tuple of the batched
+    columns (``(x[index], t[index])``).
     """
 
     def __init__(self, *datasets):
@@ -18,9 +19,9 @@ class TupleDataset:
             'TupleDataset', {f'#{i}': d for i, d in enumerate(datasets)})
 
     def __getitem__(self, index):
-        columns, is_batch = _zipped.gather(
+        columns, is_list = _zipped.gather(
             self, self._datasets, self._length, index)
-        if is_batch:
+        if is_list:
             return list(zip(*columns))
         return tuple(columns)
 

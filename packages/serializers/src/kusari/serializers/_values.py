@@ -78,15 +78,17 @@ def _copy_to_device(value, loaded):
 
 
 def _to_scalar(value, loaded, key, source):
+    # TypeError both ways, as in Chainer: the dtype is checked first, and
+    # an array is not a scalar (as for ``int(array)``).
     kind = type(value)
-    if loaded.size != 1:
-        raise ValueError(
-            f'cannot load {key} from {source}: a {kind.__name__} needs one '
-            f'stored value, got an array of shape {loaded.shape}')
     if _narrows(loaded.dtype, kind):
         raise TypeError(
             f'cannot load {key} from {source}: the stored dtype '
             f'{loaded.dtype} does not convert safely to {kind.__name__}')
+    if loaded.size != 1:
+        raise TypeError(
+            f'cannot load {key} from {source}: a {kind.__name__} needs one '
+            f'stored value, got an array of shape {loaded.shape}')
     return kind(loaded.reshape(())[()])
 
 

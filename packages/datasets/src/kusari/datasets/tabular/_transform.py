@@ -8,9 +8,9 @@ _UNKNOWN = object()
 class Transform(tabular_dataset.TabularDataset):
     """Applies a function per example, or per batch with ``batched``.
 
-    The mode of a view with tuple keys is the type the function returns
-    (tuple or dict); it is found by transforming the first example the
-    first time it is needed.
+    The mode of a view is the type the function returns (tuple, dict, or
+    None for a bare value under a single key); it is found by
+    transforming the first example the first time it is needed.
     """
 
     def __init__(self, dataset, keys, function, batched):
@@ -19,14 +19,15 @@ class Transform(tabular_dataset.TabularDataset):
             raise TypeError(
                 f'{self._name}: the function must be callable, got '
                 f'{type(function).__name__}')
-        self._unary = isinstance(keys, str)
-        keys = (keys,) if self._unary else tuple(keys)
+        # As in Chainer, a str key is the one-key tuple: the mode comes
+        # from what the function returns either way.
+        keys = (keys,) if isinstance(keys, str) else tuple(keys)
         _columns.check_new_keys(self._name, keys)
         self._dataset = dataset
         self._keys = keys
         self._function = function
         self._batched = batched
-        self._mode = None if self._unary else _UNKNOWN
+        self._mode = _UNKNOWN
 
     def __len__(self):
         return len(self._dataset)
@@ -72,8 +73,6 @@ class Transform(tabular_dataset.TabularDataset):
 
     def _unpack(self, output):
         """The output values (or columns) in key order; learns the mode."""
-        if self._unary:
-            return (output,)
         if isinstance(output, tuple):
             if len(output) != len(self._keys):
                 raise ValueError(
@@ -87,6 +86,9 @@ class Transform(tabular_dataset.TabularDataset):
                     f'{tuple(output)}, expected {self._keys}')
             output = tuple(output[key] for key in self._keys)
             mode = dict
+        elif len(self._keys) == 1:
+            # As in Chainer: a bare value is the one column (mode None).
+            output, mode = (output,), None
         else:
             raise TypeError(
                 f'{self._name}: with the keys {self._keys} the function '
@@ -94,4 +96,9 @@ class Transform(tabular_dataset.TabularDataset):
                 f'{type(output).__name__}')
         if self._mode is _UNKNOWN:
             self._mode = mode
+        elif self._mode is not mode:
+            raise ValueError(
+                f'{self._name}: the function must always return the same '
+                f'type (mode {getattr(self._mode, "__name__", None)}), '
+                f'then gave mode {getattr(mode, "__name__", None)}')
         return output
