@@ -116,8 +116,11 @@ def test_categorical_needs_an_axis_of_classes_and_integer_indices():
     dist = D.Categorical(ONES / 3)
     with pytest.raises(TypeError, match='Categorical.log_prob: x must hold '
                                         'integer class indices, got dtype '
-                                        'float32'):
-        dist.log_prob(numpy.zeros(2, numpy.float32))
+                                        'bool'):
+        dist.log_prob(numpy.zeros(2, bool))
+    with pytest.raises(ValueError, match='Categorical.log_prob: x must hold '
+                                         'class indices; its float values'):
+        dist.log_prob(numpy.full(2, 0.5, numpy.float32))
 
 
 def test_independent_arguments():

@@ -1,10 +1,29 @@
 """Categorical distribution over ``K`` classes."""
 import numpy
 
+from kusari.array import backend
 from kusari.autograd import functions as F
 from kusari.distributions import distribution
 from kusari.distributions import registry
 from kusari.distributions import utils
+
+
+def _class_indices(x, classes):
+    """``x`` as integer class indices in ``[0, classes)``; floats (as
+    Chainer takes them) must hold whole numbers. An index out of range is
+    an IndexError, as in Chainer."""
+    if x.dtype.kind not in 'iuf':
+        raise TypeError(f'Categorical.log_prob: x must hold integer class '
+                        f'indices, got dtype {x.dtype}')
+    xp = backend.get_array_module(x)
+    if x.dtype.kind == 'f' and not bool(xp.all(x == xp.floor(x))):
+        raise ValueError('Categorical.log_prob: x must hold class indices; '
+                         'its float values have fractional parts')
+    if x.size and not bool(xp.all((x >= 0) & (x < classes))):
+        raise IndexError(f'Categorical.log_prob: x must hold class indices '
+                         f'in [0, {classes}), got values in '
+                         f'[{x.min()}, {x.max()}]')
+    return x.astype(numpy.int64, copy=False)
 
 
 class Categorical(distribution.Distribution):
@@ -53,12 +72,9 @@ class Categorical(distribution.Distribution):
         return {'p': self.p}
 
     def log_prob(self, x):
-        x = utils.as_array(x)
-        if x.dtype.kind not in 'iu':
-            raise TypeError(f'Categorical.log_prob: x must hold integer '
-                            f'class indices, got dtype {x.dtype}')
         log_p = self.log_p
         classes = log_p.shape[-1]
+        x = _class_indices(utils.as_array(x), classes)
         table = F.broadcast_to(log_p, x.shape + (classes,))
         chosen = F.select_item(F.reshape(table, (-1, classes)),
                                x.reshape(-1).astype(numpy.int32))

@@ -1,4 +1,6 @@
 """Independent: reinterprets batch axes of a distribution as event axes."""
+import math
+
 from kusari.autograd import functions as F
 from kusari.distributions.distribution import Distribution
 from kusari.distributions import registry
@@ -60,9 +62,34 @@ class Independent(Distribution):
     def log_cdf(self, x):
         return self._reduce(self.distribution.log_cdf(x))
 
+    def survival_function(self, x):
+        """``P(X > x)``, every component above its bound: the product
+        of the components' survival functions."""
+        return self._reduce(self.distribution.survival_function(x), F.prod)
+
+    def log_survival_function(self, x):
+        return self._reduce(self.distribution.log_survival_function(x))
+
     @property
     def mean(self):
         return self.distribution.mean
+
+    @property
+    def covariance(self):
+        """Block diagonal, of shape ``batch_shape + (m d, m d)``: the
+        covariances ``(d, d)`` of the ``m`` components on the diagonal,
+        zeros between independent components."""
+        base = self.distribution.covariance
+        d = base.shape[-1]
+        m = math.prod(self.distribution.batch_shape[len(self.batch_shape):])
+        batch = tuple(self.batch_shape)
+        blocks = F.broadcast_to(
+            F.reshape(base, batch + (m, 1, d, d)), batch + (m, m, d, d))
+        eye = self.xp.eye(m, dtype=base.dtype)[:, :, None, None]
+        ndim = len(batch)
+        tiled = F.transpose(blocks * eye, tuple(range(ndim)) + tuple(
+            ndim + axis for axis in (0, 2, 1, 3)))
+        return F.reshape(tiled, batch + (m * d, m * d))
 
     @property
     def mode(self):

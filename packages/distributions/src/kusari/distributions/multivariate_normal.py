@@ -1,15 +1,24 @@
 """Multivariate normal distribution, parameterised by a Cholesky factor."""
+from kusari.array import backend
 from kusari.autograd import functions as F
 from kusari.distributions import distribution
 from kusari.distributions import registry
 from kusari.distributions import utils
 
 
-def _inverse(matrices):
-    """Inverse of each matrix of a stack of any batch shape."""
-    d = matrices.shape[-1]
-    flat = F.reshape(matrices, (-1, d, d))
-    return F.reshape(F.batch_inv(flat), matrices.shape)
+def _inverse(scale_tril):
+    """Inverse of each lower-triangular matrix of a stack of any batch
+    shape.
+
+    It reads the lower triangles only: the structural zeros above the
+    diagonal get no gradient, so that a ``scale_tril`` trained directly
+    stays lower triangular.
+    """
+    xp = backend.get_array_module(scale_tril)
+    d = scale_tril.shape[-1]
+    lower = xp.tril(xp.ones((d, d), dtype=scale_tril.dtype))
+    flat = F.reshape(scale_tril * lower, (-1, d, d))
+    return F.reshape(F.batch_inv(flat), scale_tril.shape)
 
 
 def _apply(matrices, vectors):

@@ -40,21 +40,25 @@ class Pareto(distribution.Distribution):
     def icdf(self, x):
         return self.scale * (1 - utils.as_variable(x)) ** (-1 / self.alpha)
 
-    def _finite_where(self, condition, value):
-        return utils.where(condition, value, math.inf)
+    def _finite_where(self, least, moment):
+        """``moment(alpha)`` where ``alpha > least``, ``inf`` elsewhere.
+
+        There ``moment`` sees ``least + 1`` instead of ``alpha``, so that
+        the unused branch gives no NaN gradient.
+        """
+        defined = self.alpha.array > least
+        alpha = utils.where(defined, self.alpha, least + 1.0)
+        return utils.where(defined, moment(alpha), math.inf)
 
     @property
     def mean(self):
-        alpha = self.alpha
-        return self._finite_where(alpha.array > 1,
-                                  alpha * self.scale / F.relu(alpha - 1))
+        return self._finite_where(
+            1, lambda alpha: alpha * self.scale / (alpha - 1))
 
     @property
     def variance(self):
-        alpha = self.alpha
-        value = self.scale ** 2 * alpha / (
-            (alpha - 1) ** 2 * F.relu(alpha - 2))
-        return self._finite_where(alpha.array > 2, value)
+        return self._finite_where(2, lambda alpha: self.scale ** 2 * alpha / (
+            (alpha - 1) ** 2 * (alpha - 2)))
 
     @property
     def mode(self):

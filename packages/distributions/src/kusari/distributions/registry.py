@@ -9,6 +9,15 @@ from kusari.distributions import distribution
 _KL_DIVERGENCE = {}
 
 
+class UnregisteredKLError(NotImplementedError, KeyError):
+    """No KL divergence is registered for a pair of classes.
+
+    A NotImplementedError, and a KeyError as Chainer raises there.
+    """
+
+    __str__ = BaseException.__str__
+
+
 def register_kl(dist1, dist2):
     """Decorator: register a function computing ``KL(dist1 || dist2)``.
 
@@ -36,7 +45,7 @@ def _find(type1, type2):
             func = _KL_DIVERGENCE.get((cls1, cls2))
             if func is not None:
                 return func
-    raise NotImplementedError(
+    raise UnregisteredKLError(
         f'kl_divergence: no KL divergence is registered between '
         f'{type1.__name__} and {type2.__name__}; register one with '
         f'register_kl({type1.__name__}, {type2.__name__})')
@@ -52,8 +61,8 @@ def kl_divergence(dist1, dist2):
         Variable of shape ``batch_shape``.
 
     Raises:
-        NotImplementedError: when no divergence is registered for the pair
-            of classes.
+        UnregisteredKLError: (a NotImplementedError and a KeyError) when
+            no divergence is registered for the pair of classes.
     """
     for name, dist in (('dist1', dist1), ('dist2', dist2)):
         if not isinstance(dist, distribution.Distribution):

@@ -23,10 +23,12 @@ class Uniform(distribution.Distribution):
         if bounds == (True, True) and shifted == (False, False):
             self.low, self.high = utils.parameters(
                 'Uniform', low=(low, None), high=(high, None))
+            self._given_scale = None
         elif shifted == (True, True) and bounds == (False, False):
             loc, scale = utils.parameters(
                 'Uniform', loc=(loc, None), scale=(scale, 'positive'))
             self.low, self.high = loc, loc + scale
+            self._given_scale = scale
         else:
             raise ValueError('Uniform: give either low and high, or loc and '
                              'scale')
@@ -42,10 +44,15 @@ class Uniform(distribution.Distribution):
     @property
     def scale(self):
         """The width, ``high - low``."""
+        if self._given_scale is not None:
+            return self._given_scale
         return self.high - self.low
 
     @property
     def params(self):
+        """``low`` and ``high``, or ``loc`` and ``scale`` when given."""
+        if self._given_scale is not None:
+            return {'loc': self.low, 'scale': self._given_scale}
         return {'low': self.low, 'high': self.high}
 
     def log_prob(self, x):
