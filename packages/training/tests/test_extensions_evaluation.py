@@ -232,4 +232,4 @@ def test_print_report_of_fail_is_not_affected():
     trainer.extend(E.LogReport(filename=None))
     trainer.extend(E.PrintReport(['epoch'], out=out))
     trainer.run()
-    assert out.getvalue() == 'epoch\n'
+    assert out.getvalue() == 'epoch     \n'  # padded as in Chainer

@@ -107,6 +107,15 @@ def test_print_report_prints_a_table(trainer):
     assert lines[4] == ''
 
 
+def test_print_report_header_pads_the_last_column_too(trainer):
+    # As Chainer's: every title padded to its column's width.
+    out = io.StringIO()
+    trainer.extend(E.LogReport(trigger=(3, 'iteration')))
+    trainer.extend(E.PrintReport(['epoch', 'x'], out=out))
+    trainer.run()
+    assert out.getvalue().split('\n')[0] == 'epoch       x         '
+
+
 def test_print_report_with_its_own_log_report(trainer):
     out = io.StringIO()
     trainer.extend(_reporting(lambda i: {'x': 1.}))
@@ -130,6 +139,17 @@ def test_progress_bar_draws_progress(trainer):
     assert '         6 iter, 3 epoch / 6 iterations' in text
     assert 'iters/sec. Estimated time to finish:' in text
     assert text.endswith('\033[J')
+
+
+def test_progress_bar_total_stops_at_100_percent(trainer):
+    # A training run past the given length shows 100%, as Chainer's.
+    out = io.StringIO()
+    trainer.extend(E.ProgressBar(training_length=(3, 'iteration'),
+                                 update_interval=2, out=out))
+    trainer.run()
+    text = out.getvalue()
+    assert text.count('] 100.00%') == 2
+    assert '133.33%' not in text and '200.00%' not in text
 
 
 def test_progress_bar_needs_a_training_length(tmp_path):

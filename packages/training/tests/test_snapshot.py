@@ -1,5 +1,6 @@
 """snapshot / snapshot_object and the snapshot writers."""
 import os
+import warnings
 
 import numpy
 import pytest
@@ -73,6 +74,25 @@ def test_n_retains_keeps_the_newest(tmp_path, writer):
                    trigger=(2, 'iteration'))
     trainer.run()
     assert _files(tmp_path) == ['snapshot_iter_10', 'snapshot_iter_8']
+
+
+@pytest.mark.parametrize('kwargs', [
+    {'n_retains': 0},
+    {'n_retains': 2, 'filename': lambda t: f'at_{t.updater.iteration}'}])
+def test_n_retains_keeping_all(tmp_path, kwargs):
+    # As Chainer's: 0 keeps every snapshot, and so does a callable
+    # filename (no template to find the old ones by), with a warning.
+    trainer = helpers.make_trainer(tmp_path, (3, 'iteration'))
+    with pytest.warns(UserWarning, match='every snapshot is kept') \
+            if 'filename' in kwargs else _no_warning():
+        extension = snapshot(**kwargs)
+    trainer.extend(extension, trigger=(1, 'iteration'))
+    trainer.run()
+    assert len(_files(tmp_path)) == 3
+
+
+def _no_warning():
+    return warnings.catch_warnings(action='error')
 
 
 def test_condition(tmp_path):
@@ -200,8 +220,8 @@ def test_autoload_of_an_incompatible_snapshot_is_a_clear_error(tmp_path):
 def test_snapshot_bad_arguments():
     with pytest.raises(ValueError, match='either a writer or a savefun'):
         snapshot(savefun=save_npz, writer=snapshot_writers.SimpleWriter())
-    with pytest.raises(ValueError, match='n_retains must be'):
-        snapshot(n_retains=0)
+    with pytest.raises(TypeError, match='n_retains must be an int'):
+        snapshot(n_retains=2.0)
     with pytest.raises(ValueError, match='autoload needs a str filename'):
         snapshot(autoload=True, filename=lambda t: 'x')
     with pytest.raises(ValueError, match='autoload can only load'):

@@ -2,6 +2,7 @@
 resuming from the latest one."""
 import os
 import re
+import warnings
 
 import numpy
 
@@ -95,10 +96,10 @@ class _Snapshot(extension.Extension):
         if writer is not None and savefun is not None:
             raise ValueError('snapshot: give either a writer or a savefun, '
                              'not both (a writer takes its own savefun)')
-        if not isinstance(n_retains, int) or n_retains == 0:
-            raise ValueError(f'snapshot: n_retains must be a positive int, '
-                             f'or negative to keep every snapshot; got '
-                             f'{n_retains!r}')
+        if not isinstance(n_retains, int) or isinstance(n_retains, bool):
+            raise TypeError(f'snapshot: n_retains must be an int (positive '
+                            f'to keep that many snapshots, else all); got '
+                            f'{n_retains!r}')
         if savefun is None:
             savefun = npz.save_npz
         if autoload:
@@ -119,10 +120,13 @@ class _Snapshot(extension.Extension):
         self.autoload = bool(autoload)
         self._loadfun = _LOADERS.get(savefun, npz.load_npz)
         if n_retains > 0:
-            if not isinstance(filename, str):
-                raise ValueError('snapshot: n_retains needs a str filename '
-                                 'template to find the old snapshots by')
-            writer._post_save_hooks.append(self._remove_stale)
+            if isinstance(filename, str):
+                writer._post_save_hooks.append(self._remove_stale)
+            else:
+                warnings.warn('snapshot: n_retains removes old snapshots '
+                              'only with a str filename template; with a '
+                              'callable filename every snapshot is kept',
+                              stacklevel=3)
 
     def initialize(self, trainer):
         """Load the latest snapshot in ``trainer.out`` if ``autoload``."""
@@ -188,12 +192,16 @@ def snapshot(savefun=None, filename='snapshot_iter_{.updater.iteration}',
         writer: A :mod:`snapshot writer <snapshot_writers>` (default
             :class:`SimpleWriter`).
         snapshot_on_error (bool): Also save when the training loop fails.
-        n_retains (int): Keep only this many newest snapshots (negative:
-            keep all).
+        n_retains (int): Keep only this many newest snapshots (0 or
+            negative: keep all). Only a str ``filename`` finds the old
+            ones: with a callable one, every snapshot is kept (with a
+            warning), as in Chainer.
         autoload (bool): On initialization, load the newest snapshot found
             in ``trainer.out`` (the newest file the template could name),
             which resumes an interrupted training. The trainer initializes
             this extension before the others, so they see the loaded state.
+            A newest file that cannot be loaded (corrupt, truncated, of
+            another model) raises RuntimeError naming it.
     """
     return _Snapshot(savefun=savefun, filename=filename, **kwargs)
 

@@ -13,7 +13,8 @@ class PrintReport(extension.Extension):
 
     Each column is as wide as its title, and at least 10 characters;
     numbers are printed with ``'g'`` formatting and missing values as
-    blanks. The header is printed before the first row.
+    blanks. The header (titles padded to the column widths) is printed
+    before the first row.
 
     Args:
         entries (list of str): Keys of the columns.
@@ -35,7 +36,7 @@ class PrintReport(extension.Extension):
         self._widths = [max(10, len(entry)) for entry in entries]
         self._header = '  '.join(
             entry.ljust(width)
-            for entry, width in zip(entries, self._widths)).rstrip() + '\n'
+            for entry, width in zip(entries, self._widths)) + '\n'
 
     def __call__(self, trainer):
         log_report = self._log_report

@@ -52,7 +52,7 @@ class ProgressBar(extension.Extension):
         iteration = updater.iteration
         epoch_detail = updater.epoch_detail
         done = iteration if unit == 'iteration' else epoch_detail
-        rate = done / length
+        rate = min(done / length, 1.)  # 100% once the length is run
         width = self._bar_length
         lines = [
             f'     total {_terminal.bar(rate, width)} {rate:6.2%}',
