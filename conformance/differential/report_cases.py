@@ -34,10 +34,6 @@ KNOWN_DIFFERENCES = {
     'the loader\'s error out (UnpicklingError here)',
     'autoload/truncated/resumed': 'Kusari choice, as autoload/corrupt '
     '(Chainer: BadZipFile)',
-    'autoload/added_extension/resumed': 'Kusari bug outside the files of '
-    'this check (kusari.training.triggers): an IntervalTrigger whose state '
-    'the snapshot lacks fails the load (Chainer warns and guesses it), so '
-    'a run with an extension added cannot resume',
     'graph/dump/cg.dot': 'Kusari bug outside the files of this check: '
     'SoftmaxCrossEntropy.label is softmax_cross_entropy (Chainer: the '
     'class name); to fix in kusari.autograd.functions.loss',

@@ -261,3 +261,15 @@ def test_a_trigger_loads_chainers_state():
         'previous_iteration': numpy.array(3),
         'previous_epoch_detail': numpy.array(0.75)}))
     assert _fires(trigger, clock, 5) == [4, 8]
+
+
+def test_a_trigger_missing_from_the_snapshot_warns_and_guesses():
+    # As Chainer: a trigger of an extension added since the snapshot was
+    # taken warns, then counts from the last update (found by the
+    # differential check of autoload).
+    clock = _Clock()
+    _fires(triggers.IntervalTrigger(1, 'epoch'), clock, 3)
+    trigger = triggers.IntervalTrigger(1, 'epoch')
+    with pytest.warns(UserWarning, match='no state of this trigger'):
+        trigger.serialize(NpzDeserializer({}))
+    assert _fires(trigger, clock, 5) == [4, 8]

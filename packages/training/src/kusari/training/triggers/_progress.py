@@ -2,6 +2,7 @@
 """
 import math
 import numbers
+import warnings
 
 UNITS = ('epoch', 'iteration')
 
@@ -61,7 +62,20 @@ class ProgressTracker:
         # Chainer's keys; an epoch_detail of -1 stands for "not called
         # yet", which Chainer reads the same way.
         previous = self._previous or {'iteration': 0, 'epoch': -1.}
-        iteration = serializer('previous_iteration', previous['iteration'])
-        epoch = float(serializer('previous_epoch_detail', previous['epoch']))
+        try:
+            iteration = serializer('previous_iteration',
+                                   previous['iteration'])
+            epoch = float(serializer('previous_epoch_detail',
+                                     previous['epoch']))
+        except KeyError:
+            # A snapshot from before this trigger existed (an extension
+            # added since): as Chainer, warn and take the last update as
+            # the previous call, exact where the trigger is asked at every
+            # iteration (as the trainer asks it).
+            warnings.warn(
+                'the snapshot holds no state of this trigger; it guesses '
+                'that it was last called one iteration ago', stacklevel=2)
+            self._previous = None
+            return
         self._previous = None if epoch < 0 else {
             'iteration': int(iteration), 'epoch': epoch}
