@@ -234,11 +234,14 @@ def _torch_requirement():
 
 
 ORACLES = {
-    # Chainer 7.8.1 builds only with an old setuptools and NumPy 1.
+    # Chainer 7.8.1 builds only with an old setuptools and NumPy 1; the
+    # differential data and report checks read HDF5, images and plots.
     'chainer': ((('setuptools<74', 'wheel'),
                  ('--no-build-isolation', 'chainer==7.8.1', 'numpy<2',
-                  'scipy', 'pytest')),
-                'import chainer; assert chainer.__version__ == "7.8.1"'),
+                  'scipy', 'pytest', 'h5py<3.12', 'pillow<11',
+                  'matplotlib<3.10')),
+                'import chainer, h5py, PIL, matplotlib; '
+                'assert chainer.__version__ == "7.8.1"'),
     'torch': (((_torch_requirement(), 'numpy'),),
               'import torch; assert torch.__version__.startswith("2.13.0")'),
 }

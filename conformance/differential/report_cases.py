@@ -34,22 +34,23 @@ KNOWN_DIFFERENCES = {
     'the loader\'s error out (UnpicklingError here)',
     'autoload/truncated/resumed': 'Kusari choice, as autoload/corrupt '
     '(Chainer: BadZipFile)',
-    'graph/dump/cg.dot': 'Kusari bug outside the files of this check: '
-    'SoftmaxCrossEntropy.label is softmax_cross_entropy (Chainer: the '
-    'class name); to fix in kusari.autograd.functions.loss',
-    'graph/dump/styled.dot': 'as graph/dump/cg.dot',
+    'graph/dump/cg.dot': 'Kusari choice: SoftmaxCrossEntropy is labelled '
+    'softmax_cross_entropy, the function called (see graph/label/*)',
     'graph/label/det': 'Kusari choice: F.det makes one node (Chainer: '
     'BatchDet, then Reshape)',
     'graph/label/squeeze': 'Kusari choice: F.squeeze makes a Reshape node',
     'graph/quoted_name': 'Chainer 7.8.1 bug: labels are not escaped, so '
     'a name with a quote or backslash makes invalid dot; Kusari escapes',
 }
-# Kusari bugs outside the files of this check (kusari.autograd.functions):
-# labels unlike Chainer's, in dot graphs. Constants: Chainer prints them as
-# given, a negative one in parentheses (x - 1 is '_ + (-1)').
+# Kusari choices: a node's label is also the name its errors start with,
+# so the nodes of functions whose class Chainer names otherwise are
+# labelled with the function a user called (softmax_cross_entropy, not
+# SoftmaxCrossEntropy); Copy names its destination; a constant shows as
+# the value the node holds (Chainer prints it as given, a negative one in
+# parentheses: x - 1 is '_ + (-1)').
 KNOWN_DIFFERENCES.update({
-    f'graph/label/{name}': f'Kusari bug (kusari.autograd.functions): '
-    f'label {label}' for name, label in {
+    f'graph/label/{name}': f'Kusari choice (see above): label {label}'
+    for name, label in {
         'add_constant': "'_ + 1.0' (Chainer: '_ + 1')",
         'sub_constant': "'_ + -1.0' (Chainer: '_ + (-1)')",
         'rsub': "'1.0 - _' (Chainer: '1 - _')",
