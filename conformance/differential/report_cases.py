@@ -36,6 +36,7 @@ KNOWN_DIFFERENCES = {
     '(Chainer: BadZipFile)',
     'graph/dump/cg.dot': 'Kusari choice: SoftmaxCrossEntropy is labelled '
     'softmax_cross_entropy, the function called (see graph/label/*)',
+    'graph/dump/styled.dot': 'as graph/dump/cg.dot',
     'graph/label/det': 'Kusari choice: F.det makes one node (Chainer: '
     'BatchDet, then Reshape)',
     'graph/label/squeeze': 'Kusari choice: F.squeeze makes a Reshape node',
