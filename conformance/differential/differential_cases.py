@@ -4,6 +4,8 @@ API: run by the test with Kusari, and by ``oracle.py`` with Chainer.
 Only NumPy is imported here, so the oracle's interpreter needs nothing
 but Chainer.
 """
+import zlib
+
 import numpy
 
 
@@ -876,6 +878,17 @@ CASES = {
         'a': u(3, 4), 'm': c(3, 4, low=0, high=2, dtype='zeros'),
         'b': u(3, 4)}, F64),
     # --- noise with pinned randomness ----------------------------------------
+    # Drawn from numpy.random, seeded alike on both sides (see evaluate):
+    # the same seed must give Chainer's noise.
+    'gumbel_softmax_seeded': ('F.gumbel_softmax(a, tau=0.5, axis=1)', {
+        'a': u(3, 4)}, F64),
+    'dropout_seeded': ('F.dropout(a, 0.3)', {'a': u(3, 4)}, F64),
+    'gaussian_seeded': ('F.gaussian(m, v)', {'m': u(3, 4), 'v': u(3, 4)},
+                        F64),
+    'rrelu_seeded': ('F.rrelu(a, 0.1, 0.4)', {'a': u(3, 4)}, F64),
+    'simplified_dropconnect_seeded': (
+        'F.simplified_dropconnect(x, w, b, 0.4)', {
+            'x': u(3, 4), 'w': u(2, 4), 'b': u(2)}, F64),
     'dropout_mask': ('F.dropout(a, 0.4, mask=m)', {
         'a': u(3, 4), 'm': c(3, 4, low=0, high=2, dtype='mask')}, F64),
     'gaussian_eps': ('F.gaussian(m, v, eps=e)', {
@@ -995,6 +1008,8 @@ def evaluate(api, case, arrays, grad_outputs, grad_grads):
         inputs (zeros where a gradient does not reach an input).
     """
     expression, specs, _, order = case_parts(case)
+    # Noise functions draw from numpy.random: both sides draw alike.
+    numpy.random.seed(zlib.crc32(case.encode()))
     ys, xs = outputs_of(api, expression, specs, arrays)
     results = {f'output/{i}': numpy.asarray(getattr(y, 'array', y))
                for i, y in enumerate(ys)}
