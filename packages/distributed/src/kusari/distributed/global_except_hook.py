@@ -2,7 +2,9 @@
 
 An uncaught exception ends its own process, but the others would wait for
 it in their next communication for ever (or until the timeout). The hook
-prints the traceback, prefixed with the process's rank, then calls
+prints the traceback, prefixed with the process's rank, waits a moment
+for the launcher to forward it (``MPI_Abort`` kills the forwarding
+process too, and a traceback still in its pipe is lost), then calls
 ``MPI_Abort``, which makes ``mpiexec`` end every process of the job. It is
 installed at import where the environment variable
 ``CHAINERMN_FORCE_ABORT_ON_EXCEPTION`` (or
@@ -10,10 +12,13 @@ installed at import where the environment variable
 """
 import os
 import sys
+import time
 import traceback
 
 _VARIABLES = ('CHAINERMN_FORCE_ABORT_ON_EXCEPTION',
               'KUSARI_FORCE_ABORT_ON_EXCEPTION')
+# Seconds the launcher gets to forward the traceback before the abort.
+_FORWARD_SECONDS = 0.5
 
 
 def _abort_on_exception(exception_type, value, trace):
@@ -24,6 +29,7 @@ def _abort_on_exception(exception_type, value, trace):
     sys.stderr.write(f'Uncaught exception on rank {rank}; aborting the MPI '
                      f'job.\n{text}')
     sys.stderr.flush()
+    time.sleep(_FORWARD_SECONDS)
     MPI.COMM_WORLD.Abort(1)
 
 
