@@ -77,7 +77,7 @@ def test_chainerx_conversions():
 def test_cpu_device_identity():
     a, b = backend.CpuDevice(), backend.CpuDevice()
     assert a == b and not a != b and hash(a) == hash(b)
-    assert str(a) == '@numpy' and repr(a) == '<CpuDevice @numpy>'
+    assert str(a) == '@numpy' and repr(a) == '<CpuDevice (numpy)>'
     assert a != object()
     assert a.is_array_supported(numpy.zeros(1))
     assert not a.is_array_supported([0.0])
@@ -202,6 +202,7 @@ def test_gpu_device():
     assert device == backend.get_device(0) == backend.get_device(
         cupy.cuda.Device(0))
     assert device.xp is cupy and str(device) == '@cupy:0'
+    assert repr(device) == '<GpuDevice (cupy):0>'  # Chainer's form
     assert device != backend.CpuDevice()
     x = device.send(numpy.arange(3.0))
     assert isinstance(x, cupy.ndarray) and device.send_array(x) is x

@@ -234,6 +234,32 @@ def test_orthogonal_scalar_gets_a_random_sign():
     assert values == {-3.0, 3.0}
 
 
+@pytest.mark.parametrize('shape', [(3, 5), (5, 3), (2, 3, 2)])
+def test_orthogonal_values_follow_the_seed_as_chainers(shape):
+    # Chainer draws an out x in Gaussian matrix whatever the shape, and
+    # orthonormalizes its transpose when it is wide: a seed gives the same
+    # weights in both.
+    rows, cols = shape[0], math.prod(shape[1:])
+    numpy.random.seed(1)
+    gaussian = numpy.random.normal(size=(rows, cols))
+    q, r = numpy.linalg.qr(gaussian.T if rows < cols else gaussian)
+    q = q * numpy.copysign(1.1, numpy.diag(r))
+    expected = (q.T if rows < cols else q).reshape(shape)
+    numpy.random.seed(1)
+    numpy.testing.assert_allclose(_fill(I.Orthogonal(), shape), expected,
+                                  rtol=1e-12)
+
+
+def test_orthogonal_scalar_is_a_coin_flip():
+    numpy.random.seed(4)
+    flips = numpy.random.randint(2, size=6)
+    numpy.random.seed(4)
+    values = [float(_fill(I.Orthogonal(scale=3.0), ())) for _ in range(6)]
+    assert values == list(3.0 * (2 * flips - 1))
+    generator = numpy.random.default_rng(0)
+    assert abs(float(_fill(I.Orthogonal(rng=generator), ()))) == 1.1
+
+
 @hypothesis.given(rows=st.integers(1, 12), cols=st.integers(1, 12),
                   seed=st.integers(0, 2 ** 32 - 1))
 def test_orthogonal_property(rows, cols, seed):
@@ -282,12 +308,17 @@ def test_upsampling_filter_1d():
     numpy.testing.assert_allclose(array[0, 0], [1 / 3, 2 / 3, 1, 2 / 3, 1 / 3])
 
 
-def test_downsampling_filter_is_averaging():
+def test_downsampling_filter_is_the_normalized_linear_filter():
+    # Chainer's downsampling filter: the upsampling one, summing to 1.
     array = _fill(I.DownsamplingConvFilter(), (2, 2, 2, 3))
-    numpy.testing.assert_allclose(array[0, 0], numpy.full((2, 3), 1 / 6))
-    numpy.testing.assert_allclose(array[1, 1], numpy.full((2, 3), 1 / 6))
+    expected = _outer([0.5, 0.5], [0.5, 1.0, 0.5]) / 2
+    numpy.testing.assert_allclose(array[0, 0], expected)
+    numpy.testing.assert_allclose(array[1, 1], expected)
     numpy.testing.assert_array_equal(array[0, 1], 0)
     numpy.testing.assert_array_equal(array[1, 0], 0)
+    square = _fill(I.DownsamplingConvFilter(), (1, 1, 3, 3))[0, 0]
+    numpy.testing.assert_allclose(
+        square, _outer([1, 2, 1], [1, 2, 1]) / 16)
 
 
 @pytest.mark.parametrize('cls', [I.UpsamplingDeconvFilter,

@@ -133,14 +133,27 @@ def test_call_converter_passes_each_style_its_device():
     def new_style(batch, device):
         calls.append(device)
 
-    def old_style(batch, *device):
+    def old_style(batch, device):
         calls.append(device)
 
     convert.call_converter(new_style, [1], -1)
     convert.call_converter(new_style, [1], None)
     convert.call_converter(old_style, [1], '@numpy')
+    # As Chainer: an old-style converter gets None when there is no device.
     convert.call_converter(old_style, [1], None)
-    assert calls == [backend.CpuDevice(), None, (-1,), ()]
+    assert calls == [backend.CpuDevice(), None, -1, None]
+
+
+def test_decorated_converter_gets_a_device_for_any_specifier():
+    @converter()
+    def device_of(batch, device=None, scale=1):
+        return device
+
+    cpu = backend.CpuDevice()
+    assert device_of([1], -1) == cpu and device_of([1], '@numpy') == cpu
+    assert device_of([1], device=-1) == cpu
+    assert device_of([1], None) is None and device_of([1]) is None
+    assert device_of([1], cpu, 2) is cpu
 
 
 def test_async_transfer_on_cpu_is_concat_examples():

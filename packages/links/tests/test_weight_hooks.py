@@ -6,6 +6,7 @@ from kusari.array import configuration
 from kusari.autograd import gradient_check
 from kusari.links.link_hooks import (SpectralNormalization,
                                      WeightStandardization)
+from kusari.links import links as L
 from links_fakes import Linear
 
 
@@ -40,7 +41,7 @@ def test_spectral_normalization_updates_u_only_in_training():
 def test_spectral_normalization_gamma_and_gradients():
     link = Linear(3, 2)
     link.add_hook(SpectralNormalization(use_gamma=True))
-    gamma = dict(link.namedparams())['/SpectralNormalization_W_gamma']
+    gamma = dict(link.namedparams())['/gamma']
     sigma = numpy.linalg.svd(link.W.array, compute_uv=False)[0]
     numpy.testing.assert_allclose(gamma.array.ravel(), [sigma], rtol=1e-6)
     # The power-iteration vectors are constants of the backward (as in
@@ -77,3 +78,44 @@ def test_weight_standardization():
     numpy.testing.assert_allclose(
         link(x).array, x.dot(standardized.T) + link.b.array,
         rtol=1e-4, atol=1e-5)
+
+
+def test_spectral_normalization_names_as_chainer():
+    # Chainer's names: the hook's (what delete_hook takes), the vector's
+    # (<weight>_u) and gamma's, saved in snapshots under these keys.
+    link = Linear(4, 3)
+    numpy.random.seed(2)
+    hook = SpectralNormalization(use_gamma=True)
+    link.add_hook(hook)
+    assert hook.name == 'SpectralNormalization'
+    assert set(link._persistent) == {'W_u'}
+    assert sorted(dict(link.namedparams())) == ['/W', '/b', '/gamma']
+    assert link.gamma.shape == ()
+    # u is kept as drawn; the power iteration normalizes it.
+    numpy.random.seed(2)
+    numpy.testing.assert_array_equal(
+        link.W_u, numpy.random.normal(size=3).astype(numpy.float32))
+    link.delete_hook('SpectralNormalization')
+    assert not hasattr(link, 'W_u') and not hasattr(link, 'gamma')
+    assert WeightStandardization().name == 'WeightStandardization'
+    assert SpectralNormalization(name='sn').name == 'sn'
+
+
+@pytest.mark.parametrize('link, x', [
+    (L.Linear(None, 3), numpy.ones((2, 5), numpy.float32)),
+    (L.Convolution2D(None, 3, 2), numpy.ones((2, 4, 3, 3), numpy.float32)),
+])
+@pytest.mark.parametrize('hook', [SpectralNormalization,
+                                  WeightStandardization])
+def test_weight_hooks_shape_a_lazy_weight_from_the_input(link, x, hook):
+    link = link.copy(mode='copy')
+    link.add_hook(hook())
+    y = link(x)
+    assert link.W.shape[1] == x.shape[1]
+    assert y.shape[:2] == (2, 3)
+
+
+def test_spectral_normalization_needs_rows():
+    link = Linear(3, 0)
+    with pytest.raises(ValueError, match=r'W.shape\[0\].*must be positive'):
+        link.add_hook(SpectralNormalization())

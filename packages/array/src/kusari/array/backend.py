@@ -26,7 +26,8 @@ class Device:
     name = None
 
     def __repr__(self):
-        return f'<{type(self).__name__} {self.name}>'
+        # Chainer's form, naming the array module.
+        return f'<{type(self).__name__} ({self.xp.__name__})>'
 
     def __str__(self):
         return self.name
@@ -131,6 +132,9 @@ class GpuDevice(Device):
         self.xp = cupy
         self.supported_array_types = (cupy.ndarray,)
         self.name = f'@cupy:{device.id}'
+
+    def __repr__(self):
+        return f'<{type(self).__name__} (cupy):{self.device.id}>'
 
     @staticmethod
     def from_device_id(device_id):

@@ -5,7 +5,7 @@ evaluators. New-style converters are :class:`Converter` instances (made
 with the :func:`converter` decorator) and receive a
 :class:`~kusari.array.backend.Device` or None; any other callable is an
 old-style converter and receives Chainer's legacy device argument (an int,
-or nothing when there is no device). :func:`call_converter` makes that
+or None when there is no device). :func:`call_converter` makes that
 distinction for the callers.
 """
 import functools
@@ -32,7 +32,8 @@ class Converter:
 
 class _FunctionConverter(Converter):
     """A converter made from a function; it keeps the function's name and
-    docstring, and passes any arguments through."""
+    docstring, and passes any arguments through, the device (second
+    positional or ``device=``) made a Device unless None."""
 
     def __init__(self, function):
         if not callable(function):
@@ -43,6 +44,10 @@ class _FunctionConverter(Converter):
         self._function = function
 
     def __call__(self, *args, **kwargs):
+        if len(args) >= 2:
+            args = (args[0], _device_or_none(args[1]), *args[2:])
+        elif 'device' in kwargs:
+            kwargs['device'] = _device_or_none(kwargs['device'])
         return self._function(*args, **kwargs)
 
     def __reduce__(self):
@@ -50,11 +55,17 @@ class _FunctionConverter(Converter):
         return self.__qualname__
 
 
+def _device_or_none(device):
+    return None if device is None else backend.get_device(device)
+
+
 def converter():
     """Decorator that makes a :class:`Converter` from a function.
 
     The function takes ``(batch, device)`` (and may take more arguments);
-    ``device`` is a :class:`~kusari.array.backend.Device` or None.
+    ``device`` is a :class:`~kusari.array.backend.Device` or None: a
+    device specifier given to the converter (an int, ``'@numpy'``...) is
+    turned into its Device first.
     Usage::
 
         @converter()
@@ -68,12 +79,11 @@ def call_converter(converter, batch, device):
     """Call ``converter`` on ``batch`` with the device argument its style
     expects (see the module docstring); ``device`` is a device specifier
     or None."""
-    if device is not None:
-        device = backend.get_device(device)
+    device = _device_or_none(device)
     if isinstance(converter, Converter):
         return converter(batch, device)
     if device is None:
-        return converter(batch)
+        return converter(batch, None)
     if isinstance(device, backend.CpuDevice):
         return converter(batch, -1)
     if isinstance(device, backend.GpuDevice):

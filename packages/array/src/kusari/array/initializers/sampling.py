@@ -1,4 +1,4 @@
-"""Filters for convolutions that resample images: bilinear and averaging.
+"""Filters for convolutions that resample images: (bi)linear weights.
 
 Both fill a weight of shape ``(c0, c1, *kernel)`` channel-wise: channel
 ``i`` maps to channel ``i`` only (``c0 == c1``), or every channel gets the
@@ -54,6 +54,15 @@ def _linear_kernel(size):
     return 1 - abs(numpy.arange(size) - center) / factor
 
 
+def _linear_filter(kernel_shape):
+    """N-D linear-interpolation weights: the outer product of the 1-D
+    ones along each axis."""
+    kernel = numpy.ones(())
+    for size in kernel_shape:
+        kernel = numpy.multiply.outer(kernel, _linear_kernel(size))
+    return kernel
+
+
 class UpsamplingDeconvFilter(_ChannelwiseFilter):
     """Fills a deconvolution weight with a (bi)linear upsampling filter.
 
@@ -68,17 +77,15 @@ class UpsamplingDeconvFilter(_ChannelwiseFilter):
     """
 
     def kernel(self, kernel_shape):
-        kernel = numpy.ones(())
-        for size in kernel_shape:
-            kernel = numpy.multiply.outer(kernel, _linear_kernel(size))
-        return kernel
+        return _linear_filter(kernel_shape)
 
 
 class DownsamplingConvFilter(_ChannelwiseFilter):
-    """Fills a convolution weight with an averaging (box) filter.
+    """Fills a convolution weight with a (bi)linear downsampling filter.
 
-    Meant for :class:`Convolution2D` with stride equal to ksize: each
-    output pixel is the mean of its ``kh x kw`` window.
+    Meant for :class:`Convolution2D` with ``stride = (ksize + 1) // 2``:
+    the kernel of :class:`UpsamplingDeconvFilter`, divided by its sum so
+    that each output pixel is a weighted mean of its window.
 
     Args:
         interpolation (str): Only ``'linear'``.
@@ -86,5 +93,5 @@ class DownsamplingConvFilter(_ChannelwiseFilter):
     """
 
     def kernel(self, kernel_shape):
-        kernel = numpy.ones(kernel_shape)
-        return kernel / max(kernel.size, 1)
+        kernel = _linear_filter(kernel_shape)
+        return kernel / kernel.sum()

@@ -1,6 +1,7 @@
 """What the weight-reparametrizing hooks share: during a link's forward,
 its weight parameter is replaced by a function of it, then put back."""
 from kusari.links import link_hook
+from kusari.links.links.connection import linear
 
 
 class WeightHook(link_hook.LinkHook):
@@ -8,12 +9,13 @@ class WeightHook(link_hook.LinkHook):
 
     Subclasses implement :meth:`normalize_weight`; the hook works only on
     one link (``link.add_hook``), whose ``weight_name`` parameter it swaps
-    for the forward.
+    for the forward. A lazy weight is shaped from the first input, as the
+    link's own forward would.
     """
 
     def __init__(self, weight_name, name):
         self.weight_name = weight_name
-        if name is not None:
+        if name is not None:  # else the class's name attribute
             self.name = name
         self._originals = []
 
@@ -38,10 +40,7 @@ class WeightHook(link_hook.LinkHook):
         link = args.link
         weight = getattr(link, self.weight_name)
         if weight.array is None:
-            raise RuntimeError(
-                f'{type(self).__name__}: the weight {self.weight_name!r} of '
-                f'{type(link).__name__} is not initialized; initialize it '
-                f'(call the link once) before adding the hook')
+            _initialize_lazily(self, link, args)
         self.prepare(link, args)
         normalized = self.normalize_weight(link)
         self._originals.append(weight)
@@ -51,3 +50,19 @@ class WeightHook(link_hook.LinkHook):
 
     def forward_postprocess(self, args):
         args.link.__dict__[self.weight_name] = self._originals.pop()
+
+
+def _initialize_lazily(hook, link, args):
+    """Shape ``link``'s lazy parameters from the forward's arguments."""
+    initialize = getattr(link, '_initialize_params', None)
+    if initialize is None or not args.args:
+        raise RuntimeError(
+            f'{type(hook).__name__}: the weight {hook.weight_name!r} of '
+            f'{type(link).__name__} is not initialized and the link cannot '
+            f'shape it from its input; initialize it (call the link once) '
+            f'before adding the hook')
+    if isinstance(link, linear.Linear):
+        initialize(args.args[0], args.kwargs.get(
+            'n_batch_axes', args.args[1] if len(args.args) > 1 else 1))
+    else:
+        initialize(args.args[0])

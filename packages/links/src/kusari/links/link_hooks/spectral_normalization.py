@@ -27,12 +27,15 @@ class SpectralNormalization(_weight_hook.WeightHook):
     Args:
         n_power_iteration (int): power iterations per call.
         eps (float): added to norms to avoid division by zero.
-        use_gamma (bool): also learn a scale ``gamma`` (a parameter
-            ``<name>_gamma`` of the link, starting at sigma(W)).
+        use_gamma (bool): also learn a scale: a 0-d parameter ``gamma``
+            of the link, starting at sigma(W).
         factor (float): divide by ``sigma / factor`` instead.
-        weight_name (str): the parameter to normalize.
-        name (str): the hook's name; ``'SpectralNormalization_<weight>'``.
+        weight_name (str): the parameter to normalize; the vector is kept
+            as the persistent value ``<weight_name>_u`` of the link.
+        name (str): the hook's name; ``'SpectralNormalization'``.
     """
+
+    name = 'SpectralNormalization'
 
     def __init__(self, n_power_iteration=1, eps=1e-6, use_gamma=False,
                  factor=None, weight_name='W', name=None):
@@ -40,14 +43,13 @@ class SpectralNormalization(_weight_hook.WeightHook):
             raise ValueError(
                 f'SpectralNormalization: n_power_iteration must be an int '
                 f'>= 1, got {n_power_iteration!r}')
-        super().__init__(weight_name, name if name is not None
-                         else f'SpectralNormalization_{weight_name}')
+        super().__init__(weight_name, name)
         self.n_power_iteration = n_power_iteration
         self.eps = eps
         self.use_gamma = use_gamma
         self.factor = factor
-        self.vector_name = f'{self.name}_u'
-        self.gamma_name = f'{self.name}_gamma'
+        self.vector_name = f'{weight_name}_u'
+        self.gamma_name = 'gamma'
         self.axis = 0
         self.v = None
 
@@ -74,15 +76,20 @@ class SpectralNormalization(_weight_hook.WeightHook):
         weight = getattr(link, self.weight_name)
         xp = link.xp
         rows = weight.shape[self.axis]
+        if rows == 0:
+            raise ValueError(
+                f'SpectralNormalization: {self.weight_name}.shape'
+                f'[{self.axis}] of {type(link).__name__} must be positive, '
+                f'got shape {weight.shape}')
+        # Stored as drawn (the power iteration normalizes it), as Chainer.
         with link.device:
             u = xp.random.normal(size=(rows,)).astype(weight.dtype)
-        link.add_persistent(self.vector_name, _l2normalize(xp, u, self.eps))
+        link.add_persistent(self.vector_name, u)
         if self.use_gamma:
             matrix = backend.CpuDevice().send_array(
                 self._matrix(weight).array)
             sigma = numpy.linalg.svd(matrix, compute_uv=False)[0]
-            shape = [1] * weight.ndim
-            gamma = numpy.full(shape, sigma, dtype=weight.dtype)
+            gamma = numpy.asarray(sigma, dtype=weight.dtype)
             with link.init_scope():
                 setattr(link, self.gamma_name, variable.Parameter(
                     link.device.send(gamma)))

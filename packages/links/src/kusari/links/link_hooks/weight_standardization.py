@@ -15,12 +15,13 @@ class WeightStandardization(_weight_hook.WeightHook):
     Args:
         eps (float): added to the variance.
         weight_name (str): the parameter to standardize.
-        name (str): the hook's name; ``'WeightStandardization_<weight>'``.
+        name (str): the hook's name; ``'WeightStandardization'``.
     """
 
+    name = 'WeightStandardization'
+
     def __init__(self, eps=1e-5, weight_name='W', name=None):
-        super().__init__(weight_name, name if name is not None
-                         else f'WeightStandardization_{weight_name}')
+        super().__init__(weight_name, name)
         self.eps = eps
 
     def normalize_weight(self, link):
