@@ -127,9 +127,6 @@ KNOWN_DIFFERENCES = {
     'specifier',
     'device/bad_string': _CHAINERX_NAME,
     'chainer_get_device/bad_string': _CHAINERX_NAME,
-    'link_initial/both_random/': 'Kusari\'s L.Linear draws a random bias '
-    'before W, Chainer W first (links/connection/linear.py, outside this '
-    'check\'s files: reported)',
 }
 
 

@@ -1,9 +1,11 @@
 """Bias, Scale, Bilinear, EmbedID, Highway, Parameter, MLPConvolution2D,
-Inception and InceptionBN against NumPy."""
+Inception and InceptionBN against NumPy; the order in which the layers
+draw their random initial values."""
 import numpy
 import pytest
 
 from kusari.array import configuration
+from kusari.array import initializers
 from kusari.autograd import functions as F
 from kusari.autograd import testing as autograd_testing
 from kusari.links import links as L
@@ -313,3 +315,21 @@ def test_bilinear_default_weight_is_lecun_normal():
     numpy.random.seed(0)
     W = L.Bilinear(40, 30, 50, nobias=True).W.array
     assert abs(W.std() * numpy.sqrt(30 * 50) - 1) < 0.02
+
+
+@pytest.mark.parametrize('make, w_shape', [
+    (lambda **kw: L.Linear(3, 4, **kw), (4, 3)),
+    (lambda **kw: L.SimplifiedDropconnect(3, 4, **kw), (4, 3)),
+    (lambda **kw: L.Convolution2D(2, 4, 3, **kw), (4, 2, 3, 3)),
+    (lambda **kw: L.Deconvolution2D(2, 4, 3, **kw), (2, 4, 3, 3)),
+])
+def test_w_is_drawn_before_a_random_bias(make, w_shape):
+    # As in Chainer, so that one seed gives the same initial values.
+    numpy.random.seed(0)
+    link = make(initialW=initializers.Normal(1.0),
+                initial_bias=initializers.Normal(1.0))
+    numpy.random.seed(0)
+    w = numpy.random.normal(0, 1.0, w_shape)
+    b = numpy.random.normal(0, 1.0, (4,))
+    numpy.testing.assert_allclose(link.W.array, w, rtol=1e-6)
+    numpy.testing.assert_allclose(link.b.array, b, rtol=1e-6)

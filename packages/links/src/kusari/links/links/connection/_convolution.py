@@ -48,10 +48,11 @@ class ConvolutionBase(link.Link):
             _layer.expect_channels(self, self.in_channels, self.groups)
         super().__init__()
         with self.init_scope():
+            # W is drawn before b, so that a seed gives Chainer's values.
             self.W = _layer.parameter(initialW)
+            if self.in_channels is not None:
+                self.W.initialize(self._filter_shape(self.in_channels))
             self.b = _layer.bias(nobias, initial_bias, self.out_channels)
-        if self.in_channels is not None:
-            self.W.initialize(self._filter_shape(self.in_channels))
 
     def _filter_shape(self, in_channels):
         if self.transposed:

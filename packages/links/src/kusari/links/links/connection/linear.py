@@ -35,10 +35,11 @@ class Linear(link.Link):
         self.out_size = _layer.positive_int('Linear', 'out_size', out_size)
         super().__init__()
         with self.init_scope():
+            # W is drawn before b, so that a seed gives Chainer's values.
             self.W = _layer.parameter(initialW)
+            if self.in_size is not None:
+                self.W.initialize((self.out_size, self.in_size))
             self.b = _layer.bias(nobias, initial_bias, self.out_size)
-        if self.in_size is not None:
-            self.W.initialize((self.out_size, self.in_size))
 
     @classmethod
     def from_params(cls, W, b=None, nobias=False):

@@ -30,10 +30,11 @@ class SimplifiedDropconnect(link.Link):
         super().__init__()
         self.ratio = ratio
         with self.init_scope():
+            # W is drawn before b, so that a seed gives Chainer's values.
             self.W = _layer.parameter(initialW)
+            if self.in_size is not None:
+                self.W.initialize((self.out_size, self.in_size))
             self.b = _layer.bias(nobias, initial_bias, self.out_size)
-        if self.in_size is not None:
-            self.W.initialize((self.out_size, self.in_size))
 
     def forward(self, x, train=True, mask=None, use_batchwise_mask=True):
         """Apply the layer to ``x`` ``(B, ...)``.
