@@ -46,19 +46,10 @@ KNOWN_DIFFERENCES = {
 # Kusari choices: a node's label is also the name its errors start with,
 # so the nodes of functions whose class Chainer names otherwise are
 # labelled with the function a user called (softmax_cross_entropy, not
-# SoftmaxCrossEntropy); Copy names its destination; a constant shows as
-# the value the node holds (Chainer prints it as given, a negative one in
-# parentheses: x - 1 is '_ + (-1)').
+# SoftmaxCrossEntropy); Copy names its destination.
 KNOWN_DIFFERENCES.update({
     f'graph/label/{name}': f'Kusari choice (see above): label {label}'
     for name, label in {
-        'add_constant': "'_ + 1.0' (Chainer: '_ + 1')",
-        'sub_constant': "'_ + -1.0' (Chainer: '_ + (-1)')",
-        'rsub': "'1.0 - _' (Chainer: '1 - _')",
-        'mul_constant': "'_ * 2.0' (Chainer: '_ * 2')",
-        'rdiv': "'1.0 / _' (Chainer: '1 / _')",
-        'pow_constant': "'_ ** 2.0' (Chainer: '_ ** 2')",
-        'rpow': "'2.0 ** _' (Chainer: '2 ** _')",
         'copy': "'Copy(@numpy)' (Chainer: 'Copy')",
         'inv': "'inv' (Chainer: 'Inv')",
         'einsum': "'einsum' (Chainer: 'EinSum')",

@@ -108,6 +108,20 @@ def test_show_lists_keys_sorted():
     assert 'dtype' in out.getvalue()
 
 
+def test_show_aligns_values_as_chainer():
+    # One column a space right of the longest key; values shown with str
+    # (Chainer 7.8.1 prints 'float32' and 'auto', not their reprs).
+    out = io.StringIO()
+    with using_config('kusari_a_much_longer_key_than_any_other', 'x'):
+        config.show(out)
+    lines = out.getvalue().splitlines()
+    width = len('kusari_a_much_longer_key_than_any_other') + 1
+    assert all(line[width - 1] == ' ' and line[width] != ' '
+               for line in lines)
+    assert 'kusari_a_much_longer_key_than_any_other x' in lines
+    assert 'dtype'.ljust(width) + 'float32' in lines
+
+
 def test_get_dtype():
     assert configuration.get_dtype() == numpy.float32
     assert configuration.get_dtype('float64') == numpy.float64

@@ -193,7 +193,10 @@ def test_print_hook_describes_inputs_and_output_gradients():
         y = F.exp(x)
     text = out.getvalue()
     assert text.startswith('function\texp\ninput data\n')
-    assert Variable(x.array).debug_print() in text
+    # Described as Chainer does, an unnamed variable by its address.
+    described = Variable(x.array).debug_print().split('\n', 1)
+    assert described[0].startswith('<variable at 0x')
+    assert '\n<variable at 0x' in text and described[1] in text
     out.truncate(0)
     out.seek(0)
     with function_hooks.PrintHook(file=out):
@@ -203,7 +206,7 @@ def test_print_hook_describes_inputs_and_output_gradients():
     assert lines[:3] == ['function\texp', 'input data', '(removed)']
     assert lines[3] == 'output gradient'
     # The gradient is described as the grad of a variable.
-    assert 'mean 2' in lines[6] and lines[6].startswith('- grad')
+    assert lines[10] == '- grad: mean=2.00000000, std=0.00000000'
 
 
 def test_print_hook_end_local_use_and_missing_gradients():

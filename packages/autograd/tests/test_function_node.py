@@ -191,14 +191,40 @@ def test_backward_of_several_outputs():
     y2 = x * x
     autograd.backward([y1, y2], [None, f32([1, 10])])
     numpy.testing.assert_allclose(x.grad, 2 + 2 * x.array * f32([1, 10]))
-    with pytest.raises(ValueError, match='shape'):
-        autograd.backward([y2], [None])
+    # As in Chainer: None means the output's own grad; a non-scalar
+    # output with none is skipped (with a warning when no grad_outputs
+    # are given at all).
+    x.cleargrad()
+    y2.grad = f32([3, 4])
+    autograd.backward([y1, y2])
+    numpy.testing.assert_allclose(x.grad, 2 + 2 * x.array * f32([3, 4]))
+    assert y2.grad is None  # dropped, as intermediate gradients are
+    x.cleargrad()
+    y3 = x * x
+    autograd.backward([y1, y3], [None, None])
+    numpy.testing.assert_allclose(x.grad, f32([2, 2]))
+    x.cleargrad()
+    with pytest.warns(RuntimeWarning, match='skipped'):
+        autograd.backward([x * x])
+    assert x.grad is None
+
+
+def test_grad_of_a_non_scalar_output_starts_from_ones():
+    x = Variable(f32([1, 2]))
+    gx, = autograd.grad([x * x], [x])
+    numpy.testing.assert_allclose(gx.array, 2 * x.array)
 
 
 def test_backward_with_loss_scale():
     x = Variable(f32([1, 2]))
     F.sum(x * 2).backward(loss_scale=8)
     numpy.testing.assert_array_equal(x.grad, f32([16, 16]))
+
+
+def test_backward_of_a_leaf_with_loss_scale_is_its_scaled_start():
+    s = Variable(f32(1))
+    s.backward(loss_scale=4)
+    assert s.grad == 4
 
 
 # -- retained data and memory --------------------------------------------
@@ -238,12 +264,13 @@ def test_leaves_sharing_a_gradient_get_distinct_arrays():
     a = Variable(f32([1, 2]))
     b = Variable(f32([3, 4]))
     y = a + b
-    y.grad = f32([1, 1])
+    gy = f32([1, 1])
+    y.grad = gy
     y.backward()
-    assert a.grad is not b.grad and a.grad is not y.grad
+    assert a.grad is not b.grad and a.grad is not gy
     a.grad[0] = 100
     numpy.testing.assert_array_equal(b.grad, f32([1, 1]))
-    numpy.testing.assert_array_equal(y.grad, f32([1, 1]))
+    numpy.testing.assert_array_equal(gy, f32([1, 1]))
 
 
 # -- debug mode ---------------------------------------------------------

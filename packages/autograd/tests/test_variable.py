@@ -1,5 +1,6 @@
 import copy
 import pickle
+import warnings
 
 import numpy
 import pytest
@@ -370,3 +371,65 @@ def test_int_input_to_exp_is_invalid():
 def test_unsupported_operand_is_a_type_error():
     with pytest.raises(TypeError, match='str'):
         Variable(f32([1])) * 'a'
+
+
+# -- Chainer 7.8.1's observable behaviour (conformance/differential) ----
+
+
+def test_backward_drops_the_outputs_own_gradient():
+    x = Variable(f32([1, 2]))
+    y = F.sum(x * x)
+    y.backward()
+    assert y.grad is None
+    numpy.testing.assert_array_equal(x.grad, f32([2, 4]))
+    y = F.sum(x * x)
+    y.backward(retain_grad=True)
+    numpy.testing.assert_array_equal(y.grad, f32(1))
+    z = x * 3
+    z.grad = f32([1, 1])
+    z.backward()
+    assert z.grad is None
+    leaf = Variable(f32(3))
+    leaf.backward()
+    numpy.testing.assert_array_equal(leaf.grad, f32(1))
+
+
+def test_summary_and_debug_print_as_chainer():
+    named = Variable(numpy.arange(6, dtype=numpy.float32).reshape(2, 3),
+                     name='d')
+    assert named.summary() == '<variable d>'
+    unnamed = Variable(f32([1]))
+    assert unnamed.summary() == f'<variable at {id(unnamed):#x}>'
+    named.grad = numpy.ones((2, 3), numpy.float32)
+    assert named.debug_print().splitlines() == [
+        '<variable d>', '- device: CPU',
+        "- backend: <class 'numpy.ndarray'>", '- shape: (2, 3)',
+        '- dtype: float32',
+        '- statistics: mean=2.50000000, std=1.70782518',
+        '- grad: mean=1.00000000, std=0.00000000']
+    named.grad[...] = 0
+    assert named.debug_print().endswith('\n- grad: 0')
+    assert Variable(name='e').debug_print().splitlines()[1:] == [
+        f'- {what}: None' for what in (
+            'device', 'backend', 'shape', 'dtype', 'statistics', 'grad')]
+
+
+def test_parameter_without_initializer_fills_nan():
+    param = Parameter()
+    param.initialize((2, 3))
+    assert param.dtype == numpy.float32
+    assert numpy.isnan(param.array).all()
+    assert numpy.isnan(Parameter(shape=4).array).all()
+
+
+def test_backward_from_a_one_element_array_warns_as_chainer():
+    x = Variable(f32([1, 2]))
+    with pytest.warns(DeprecationWarning, match=r'shape \(1,\)'):
+        F.sum(x * x, keepdims=True).backward()
+    numpy.testing.assert_array_equal(x.grad, f32([2, 4]))
+    with warnings.catch_warnings():
+        warnings.simplefilter('error')
+        F.sum(x).backward()
+        y = F.sum(x, keepdims=True)
+        y.grad = f32([1])
+        y.backward()

@@ -181,6 +181,16 @@ def test_batch_normalization_dtype():
     assert mixed.gamma.dtype == numpy.float32
 
 
+def test_batch_normalization_text_as_chainer():
+    assert str(L.BatchNormalization(3)) == (
+        'BatchNormalization(size=3, decay=0.9, eps=2e-05, dtype=float32, '
+        'use_gamma=True, use_beta=True)')
+    text = str(L.BatchNormalization((2, 3), use_beta=False,
+                                    dtype=numpy.float64))
+    assert 'size=(2, 3)' in text and 'dtype=float64' in text
+    assert 'use_beta=False' in text
+
+
 def test_batch_renormalization():
     link = L.BatchRenormalization(3, rmax=1, dmax=0, decay=0.5)
     reference = L.BatchNormalization(3, decay=0.5)

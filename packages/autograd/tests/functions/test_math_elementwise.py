@@ -342,6 +342,20 @@ def test_label_is_the_public_name(func, args):
     assert y.creator.label == func.__name__
 
 
+@pytest.mark.parametrize('make, label', [
+    (lambda x: x * 2, '_ * 2'), (lambda x: x * 2.0, '_ * 2.0'),
+    (lambda x: x * -2.5, '_ * (-2.5)'), (lambda x: x - 3, '_ + (-3)'),
+    (lambda x: 1 - x, '1 - _'), (lambda x: 2 ** x, '2 ** _'),
+    (lambda x: x ** 2, '_ ** 2'), (lambda x: x / 4, '_ / 4'),
+])
+def test_constant_labels_show_the_constant_as_written(make, label):
+    # As Chainer's: the value the caller wrote, a negative one in
+    # parentheses (the node computes with it in x's dtype).
+    y = make(Variable(numpy.ones(2, numpy.float32)))
+    assert y.creator.label == label
+    assert y.dtype == numpy.float32
+
+
 def test_rsqrt_does_not_modify_its_input():
     x = numpy.array([4.0, 0.25], numpy.float32)
     numpy.testing.assert_array_equal(F.rsqrt(x).array, [0.5, 2.0])

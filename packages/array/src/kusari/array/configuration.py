@@ -11,13 +11,21 @@ import threading
 import numpy
 
 
+def _show(config, keys, file):
+    """Write ``key value`` lines, sorted by key, the values (as ``str``)
+    in one column a space right of the longest key, as Chainer does."""
+    keys = sorted(keys)
+    width = max(map(len, keys), default=0) + 1
+    for key in keys:
+        file.write(f'{key:<{width}}{getattr(config, key)}\n')
+
+
 class GlobalConfig:
     """Configuration shared by every thread of the process."""
 
     def show(self, file=sys.stdout):
         """Print every key and its value, sorted by key."""
-        for key in sorted(vars(self)):
-            file.write(f'{key:<28}{getattr(self, key)!r}\n')
+        _show(self, vars(self), file)
 
 
 class LocalConfig:
@@ -41,9 +49,8 @@ class LocalConfig:
 
     def show(self, file=sys.stdout):
         """Print every key visible from this thread, sorted by key."""
-        keys = set(vars(self._global)) | set(self._local.__dict__)
-        for key in sorted(keys):
-            file.write(f'{key:<28}{getattr(self, key)!r}\n')
+        _show(self, set(vars(self._global)) | set(self._local.__dict__),
+              file)
 
 
 _MISSING = object()

@@ -6,6 +6,7 @@ every consumer of its outputs has contributed its gradient.
 """
 import heapq
 import threading
+import warnings
 
 from kusari.array import backend
 from kusari.array.configuration import using_config
@@ -62,6 +63,12 @@ def backward_from_variable(var, retain_grad, enable_double_backprop,
                 f'one-element variable starts from an implicit 1)')
         xp = backend.get_array_module(var._array)
         var._grad_var = _bare(xp.ones_like(var._array), True)
+    if var.creator_node is None:
+        # A leaf: its gradient is where the pass starts, scaled.
+        if loss_scale is not None:
+            var._grad_var = _bare(var._grad_var._array * loss_scale, True)
+            var._loss_scale = loss_scale
+        return
     backward([var], [var._grad_var], retain_grad=retain_grad,
              enable_double_backprop=enable_double_backprop,
              loss_scale=loss_scale)
@@ -71,22 +78,44 @@ def backward(outputs, grad_outputs=None, *, retain_grad=False,
              enable_double_backprop=False, loss_scale=None):
     """Backpropagate from several ``outputs`` at once.
 
-    Gradients of the leaves reached accumulate into their ``grad``.
+    Gradients of the leaves reached accumulate into their ``grad``; the
+    outputs' own (non-leaf) ``grad`` is dropped unless ``retain_grad``.
 
     Args:
         outputs: a sequence of Variables.
         grad_outputs: their initial gradients (Variables or arrays); None
-            for an output means ones if it has one element.
+            (for all, or for one output) means the output's own ``grad``,
+            else ones if it has one element; an output with neither is
+            skipped, as in Chainer (with a RuntimeWarning when no
+            ``grad_outputs`` were given).
         retain_grad: keep gradients of intermediate Variables.
         enable_double_backprop: record the graph of the backward pass.
         loss_scale: scale the initial gradients by this factor.
     """
+    given = grad_outputs is not None
+    outputs, grad_outputs = _per_output('backward', outputs, grad_outputs)
+    starts = []
+    for y, gy in zip(outputs, grad_outputs):
+        gy = y._grad_var if gy is None else gy
+        if gy is not None or y._array.size == 1:
+            starts.append((y, gy))
+        elif not given:
+            warnings.warn(
+                f'backward: an output of shape {y.shape} has no grad and is '
+                f'skipped; set its grad or give grad_outputs',
+                RuntimeWarning, stacklevel=2)
     outputs, grad_outputs = _initial_grads(
-        'backward', outputs, grad_outputs, loss_scale)
+        'backward', [y for y, _ in starts], [gy for _, gy in starts],
+        loss_scale)
     leaf_grads = _traverse(outputs, grad_outputs, retain_grad,
                            enable_double_backprop, stop_nodes=None)
     _store_leaf_grads(leaf_grads, grad_outputs, enable_double_backprop,
                       loss_scale)
+    if not retain_grad:
+        # Dropped as those of the other intermediate Variables are.
+        for y, _ in starts:
+            if y.creator_node is not None:
+                y._grad_var = None
 
 
 def grad(outputs, inputs, grad_outputs, grad_inputs, set_grad, retain_grad,
@@ -125,21 +154,25 @@ def _as_grad_variable(g):
     return g if isinstance(g, Variable) else _bare(g, True)
 
 
-def _initial_grads(caller, outputs, grad_outputs, loss_scale):
+def _per_output(caller, outputs, grad_outputs):
+    """``outputs`` and one entry of ``grad_outputs`` (None if not given)
+    per output, as lists."""
     outputs = list(outputs)
     if grad_outputs is None:
-        grad_outputs = [None] * len(outputs)
-    elif len(grad_outputs) != len(outputs):
+        return outputs, [None] * len(outputs)
+    if len(grad_outputs) != len(outputs):
         raise ValueError(f'{caller}: {len(grad_outputs)} grad_outputs for '
                          f'{len(outputs)} outputs')
+    return outputs, list(grad_outputs)
+
+
+def _initial_grads(caller, outputs, grad_outputs, loss_scale):
+    """The starting gradients of ``outputs`` (ones where None), checked
+    and scaled."""
+    outputs, grad_outputs = _per_output(caller, outputs, grad_outputs)
     grads = []
     for i, (y, gy) in enumerate(zip(outputs, grad_outputs)):
         if gy is None:
-            if y._array.size != 1:
-                raise ValueError(
-                    f'{caller}: output {i} has shape {y._array.shape}; '
-                    f'give its gradient (only one-element outputs start '
-                    f'from an implicit 1)')
             gy = _bare(backend.get_array_module(y._array).ones_like(
                 y._array), True)
         else:

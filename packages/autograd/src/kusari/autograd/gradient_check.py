@@ -159,8 +159,9 @@ def check_backward(func, x_data, y_grad, params=(), eps=1e-3, atol=1e-5,
         raise ValueError(f'check_backward: {len(no_grads)} no_grads for '
                          f'{len(x_data)} inputs')
 
-    xs = [Variable(x.copy(), requires_grad=not skip)
-          for x, skip in zip(x_data, no_grads)]
+    # Every input takes part, so that one marked in no_grads is checked to
+    # receive no gradient (as Chainer does).
+    xs = [Variable(x.copy()) for x in x_data]
     for p in params:
         p.cleargrad()
     with using_config('enable_backprop', True):

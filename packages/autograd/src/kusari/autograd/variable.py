@@ -405,7 +405,9 @@ class Variable:
 
         A one-element Variable without a gradient starts from ones; any
         other needs ``grad`` set first. Gradients of leaves accumulate into
-        their ``grad``.
+        their ``grad``. Unless ``retain_grad``, the gradient of this
+        Variable itself is dropped afterwards (a leaf keeps it), as the
+        gradients of the other intermediate Variables are.
 
         Args:
             retain_grad: keep the gradients of intermediate Variables too.
@@ -415,6 +417,13 @@ class Variable:
                 so every gradient); for float16 loss scaling.
         """
         from kusari.autograd import _backprop
+        if self._grad_var is None and self._array is not None and \
+                self._array.size == 1 and self._array.ndim:
+            warnings.warn(
+                f'Variable.backward: starting from a variable of shape '
+                f'{self._array.shape} as from a scalar is deprecated (as '
+                f'in Chainer); reduce it to shape () first, or set its '
+                f'grad', DeprecationWarning, stacklevel=2)
         _backprop.backward_from_variable(
             self, retain_grad, enable_double_backprop, loss_scale)
 
@@ -495,23 +504,33 @@ class Variable:
         return self._format(' ')
 
     def summary(self):
-        name = '' if self._name is None else self._name
-        return f'<variable {name} {self.shape} {self.dtype}>'.replace(
-            '  ', ' ')
+        """``<variable NAME>``, or ``<variable at 0x...>`` unnamed (as
+        Chainer writes it)."""
+        if self._name:
+            return f'<variable {self._name}>'
+        return f'<variable at {id(self):#x}>'
 
     def debug_print(self):
-        """Several lines describing the array and gradient, for debugging."""
-        lines = [self.summary()]
-        for what, array in (('data', self._array), ('grad', self.grad)):
-            if array is None:
-                lines.append(f'- {what}: None')
-                continue
-            lines.append(
-                f'- {what}: device {backend.get_device_from_array(array)}, '
-                f'shape {array.shape}, dtype {array.dtype}, '
-                f'mean {float(array.mean()):.8g}, '
-                f'std {float(array.std()):.8g}')
-        return '\n'.join(lines)
+        """Several lines describing the array and gradient, for debugging,
+        in Chainer's layout: device, array type, shape, dtype, then the
+        mean and standard deviation of the data and of the gradient (0 if
+        it is all zeros)."""
+        array = self._array
+        if array is None:
+            device = kind = shape = dtype = stats = None
+        else:
+            device = 'CPU' if isinstance(array, numpy.ndarray) \
+                else array.device
+            kind, shape, dtype = type(array), array.shape, array.dtype
+            stats = _statistics(array)
+        grad = self.grad
+        if grad is not None:
+            xp = backend.get_array_module(grad)
+            grad = 0 if bool(xp.all(grad == 0)) else _statistics(grad)
+        return '\n'.join((
+            self.summary(), f'- device: {device}', f'- backend: {kind}',
+            f'- shape: {shape}', f'- dtype: {dtype}',
+            f'- statistics: {stats}', f'- grad: {grad}'))
 
     def __bool__(self):
         raise TypeError('the truth value of a Variable is ambiguous; test '
@@ -530,6 +549,12 @@ class Variable:
                                    self.grad, self._requires_grad)
 
 
+def _statistics(array):
+    """``mean=..., std=...`` of ``array``, eight decimals each."""
+    return (f'mean={float(array.mean()):.8f}, '
+            f'std={float(array.std()):.8f}')
+
+
 def _rebuild_variable(cls, array, name, grad, requires_grad):
     var = cls.__new__(cls)
     Variable.__init__(var, array, name=name, grad=grad,
@@ -543,7 +568,8 @@ class Parameter(Variable):
     Args:
         initializer: an initializer, a scalar or an array. With an array the
             parameter starts as that array; otherwise it is filled by the
-            initializer when ``shape`` is known.
+            initializer when ``shape`` is known; None fills it with NaN
+            (it is expected to be set later), as in Chainer.
         shape: the shape; without one the parameter stays uninitialized
             until :meth:`initialize` is called (lazy parameters).
         name: the parameter's name.
@@ -559,7 +585,8 @@ class Parameter(Variable):
             self.initializer = initializers.Constant(initializer)
         else:
             Variable.__init__(self, None, name=name)
-            self.initializer = initializers._get_initializer(initializer)
+            self.initializer = initializers.NaN() if initializer is None \
+                else initializers._get_initializer(initializer)
         self.update_rule = None
         self._grad_initializer = None
         self._device_for_init = backend.CpuDevice()

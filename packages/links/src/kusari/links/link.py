@@ -440,8 +440,8 @@ class Link(device_resident.DeviceResident):
         pairs = []
         for path, param in self.namedparams():
             other = theirs.get(path)
-            if other is None:
-                raise ValueError(
+            if other is None:  # KeyError, as Chainer raises
+                raise KeyError(
                     f'{self._describe()}.{caller}: the given '
                     f'{type(link).__name__} has no parameter {path}')
             if param.array is not None and other.array is not None and \
@@ -463,7 +463,7 @@ class Link(device_resident.DeviceResident):
                       for path, owner, name in link._namedpersistents()}
             for path, owner, name in self._namedpersistents():
                 if path not in theirs:
-                    raise ValueError(
+                    raise KeyError(
                         f'{self._describe()}.copyparams: the given '
                         f'{type(link).__name__} has no persistent value '
                         f'{path}')

@@ -10,10 +10,16 @@ class WalkerAlias(device_resident.DeviceResident):
     """Samples indices ``i`` with probability proportional to
     ``probs[i]``.
 
-    The table is built once (Vose's construction, O(n)); each sample then
-    costs one uniform draw: its integer part picks a column ``k``, and
-    its fractional part keeps ``k`` if below ``threshold[k]`` or takes
-    ``alias[k]`` otherwise. Sampling runs on the device the table is on
+    The table is built once, in O(n log n), and lays out as Chainer's
+    (so that a seeded ``numpy.random`` draws the same samples): the
+    normalized probabilities (float32), times n, are taken in increasing
+    order, each filling the next column as its primary index with its
+    remaining mass as the column's threshold, after topping up, in
+    order, the earlier columns that have no alias yet while its mass
+    exceeds 1. Each sample costs one uniform draw ``u`` times n: its
+    integer part picks a column, its fractional part keeps the column's
+    primary index if not above the column's threshold and takes its
+    alias otherwise. Sampling runs on the device the table is on
     (:meth:`to_device`, :meth:`to_gpu`, :meth:`to_cpu`).
 
     Args:
@@ -21,33 +27,37 @@ class WalkerAlias(device_resident.DeviceResident):
 
     Attributes:
         threshold (array of float32): Per column, the probability of
-            keeping it.
-        alias (array of int32): Per column, the index taken otherwise.
+            keeping its primary index.
+        values (array of int32): Per column ``k``, its primary index at
+            ``2 * k`` and its alias at ``2 * k + 1``.
     """
 
     def __init__(self, probs):
-        probs = numpy.asarray(probs, numpy.float64)
-        if probs.ndim != 1 or probs.size == 0 or (probs < 0).any() or \
-                not numpy.isfinite(probs).all() or probs.sum() <= 0:
+        weights = numpy.asarray(probs, numpy.float64)
+        if weights.ndim != 1 or weights.size == 0 or \
+                (weights < 0).any() or not numpy.isfinite(weights).all() \
+                or weights.sum() <= 0:
             raise ValueError(
                 f'WalkerAlias: probs must be a non-empty 1-d sequence of '
                 f'finite non-negative weights, not all zero; got '
                 f'{probs!r}')
+        probs = numpy.asarray(probs, numpy.float32)
+        probs = probs / probs.sum()
         n = probs.size
-        scaled = probs * (n / probs.sum())
-        threshold = numpy.ones(n)
-        alias = numpy.arange(n, dtype=numpy.int32)
-        small = [i for i in range(n) if scaled[i] < 1]
-        large = [i for i in range(n) if scaled[i] >= 1]
-        while small and large:
-            s, g = small.pop(), large.pop()
-            threshold[s] = scaled[s]
-            alias[s] = g
-            # The column of s takes the rest of its height from g.
-            scaled[g] -= 1 - scaled[s]
-            (small if scaled[g] < 1 else large).append(g)
-        self.threshold = threshold.astype(numpy.float32)
-        self.alias = alias
+        threshold = numpy.zeros(n, numpy.float32)
+        values = numpy.zeros(2 * n, numpy.int32)
+        topped = 0  # the first column that has no alias yet
+        for column, (prob, index) in enumerate(
+                sorted(zip(probs.tolist(), range(n)))):
+            mass = prob * n
+            while mass > 1 and topped < column:
+                values[2 * topped + 1] = index
+                mass -= 1 - float(threshold[topped])
+                topped += 1
+            threshold[column] = mass
+            values[2 * column] = index
+        self.threshold = threshold
+        self.values = values
 
     @property
     def use_gpu(self):
@@ -57,15 +67,14 @@ class WalkerAlias(device_resident.DeviceResident):
     def device_resident_accept(self, visitor):
         super().device_resident_accept(visitor)
         self.threshold = visitor.visit_array(self.threshold)
-        self.alias = visitor.visit_array(self.alias)
+        self.values = visitor.visit_array(self.values)
 
     def sample(self, shape):
         """An int32 array of ``shape`` of indices drawn independently."""
         xp = backend.get_array_module(self.threshold)
         n = len(self.threshold)
         with self.device:
-            draw = xp.random.uniform(0, n, shape)
-        column = xp.minimum(draw.astype(numpy.int32), n - 1)
-        keep = (draw - column) < self.threshold[column]
-        return xp.where(keep, column, self.alias[column]).astype(
-            numpy.int32)
+            scaled = xp.random.uniform(0, 1, shape) * n
+        column = xp.minimum(scaled.astype(numpy.int32), n - 1)
+        alias = self.threshold[column] < scaled - column
+        return self.values[column * 2 + alias.astype(numpy.int32)]

@@ -55,18 +55,22 @@ class _Unary(function_node.FunctionNode):
 class _WithConstant(_Unary):
     """An operation between a Variable and a scalar constant.
 
-    ``_label`` is the formula of the label graph drawings show, as
-    Chainer's (``_ + 1``).
+    ``value`` is the constant in the input's dtype; ``_label`` is the
+    formula of the label graph drawings show, with the constant as the
+    caller wrote it, as Chainer's (``_ + 1``, ``_ * (-2.5)``).
     """
 
     _label = None
 
-    def __init__(self, value):
+    def __init__(self, value, written=None):
         self.value = value
+        self._written = value if written is None else written
 
     @property
     def label(self):
-        return self._label.format(self.value)
+        written = self._written
+        return self._label.format(
+            f'({written})' if numpy.real(written) < 0 else written)
 
 
 class _FloatWithConstant(_WithConstant):
@@ -304,7 +308,8 @@ def _binary(node_class, constant_class, op):
     def operator(self, other):
         if isinstance(other, _OPERAND_TYPES) or _cupy.is_cupy_array(other):
             return node_class().apply((self, other))[0]
-        return constant_class(_constant(self, other, op)).apply((self,))[0]
+        return constant_class(_constant(self, other, op),
+                              other).apply((self,))[0]
 
     return operator
 
@@ -315,7 +320,8 @@ def _reflected(node_class, constant_class, op):
     def operator(self, other):
         if isinstance(other, _OPERAND_TYPES) or _cupy.is_cupy_array(other):
             return node_class().apply((other, self))[0]
-        return constant_class(_constant(self, other, op)).apply((self,))[0]
+        return constant_class(_constant(self, other, op),
+                              other).apply((self,))[0]
 
     return operator
 
@@ -389,7 +395,8 @@ def install_variable_arithmetics():
     V.__pos__ = lambda self: self
     V.__add__ = _binary(Add, AddConstant, '+')
     V.__radd__ = _reflected(Add, AddConstant, '+')
-    V.__sub__ = _binary(Sub, lambda v: AddConstant(-v), '-')
+    V.__sub__ = _binary(Sub, lambda v, written: AddConstant(-v, -written),
+                        '-')
     V.__rsub__ = _reflected(Sub, SubFromConstant, '-')
     V.__mul__ = _binary(Mul, MulConstant, '*')
     V.__rmul__ = _reflected(Mul, MulConstant, '*')

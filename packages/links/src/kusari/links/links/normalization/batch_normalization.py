@@ -111,9 +111,13 @@ class BatchNormalization(link.Link):
     @property
     def printable_specs(self):
         if self.avg_mean is not None:
-            yield 'size', self.avg_mean.shape
+            shape = self.avg_mean.shape
+            yield 'size', shape[0] if len(shape) == 1 else shape
         yield 'decay', self.decay
         yield 'eps', self.eps
+        yield 'dtype', numpy.dtype(self._dtype)
+        yield 'use_gamma', self.gamma is not None
+        yield 'use_beta', self.beta is not None
 
     def _initialize_params(self, shape):
         def statistic(initial, default):
