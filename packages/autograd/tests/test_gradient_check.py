@@ -36,3 +36,54 @@ def test_int_inputs_are_skipped_by_default():
         lambda a, t: F.select_item(a, t),
         (numpy.arange(6.0).reshape(2, 3), numpy.array([0, 2], 'i')),
         numpy.ones(2))
+
+
+def test_direction_is_a_unit_vector_with_no_tiny_component():
+    # Chainer's rule: one Gaussian draw, 99 % of the squared norm from it
+    # and 1 % spread evenly.
+    seen = []
+
+    def record(a, b):
+        seen.append((a.array.copy(), b.array.copy()))
+        return a * b
+
+    numpy.random.seed(3)
+    gradient_check.check_backward(record, (X, W), GY, eps=1e-3,
+                                  dtype=numpy.float64)
+    numpy.random.seed(3)
+    draw = numpy.random.normal(size=6)
+    squares = draw ** 2
+    unit = numpy.copysign(
+        numpy.sqrt(0.99 * squares / squares.sum() + 0.01 / 6), draw)
+    minus = numpy.concatenate(seen[1])
+    numpy.testing.assert_allclose(
+        minus, numpy.concatenate([X, W]) - 1e-3 * unit, rtol=1e-12)
+    assert abs(numpy.linalg.norm(unit) - 1) < 1e-12
+    assert (abs(unit) >= 0.1 / numpy.sqrt(6)).all()
+
+
+def test_the_function_meets_the_inputs_as_given():
+    flags = []
+
+    def record(a):
+        flags.append(a.array.flags.c_contiguous)
+        return a * a
+
+    x = numpy.arange(12.0).reshape(3, 4)[:, ::2]
+    gradient_check.check_backward(record, (x,), numpy.ones((3, 2)))
+    assert flags[0] is False
+
+
+def _numerical_grad_of_abs_around(kink):
+    x = numpy.zeros(1)
+    return gradient_check.numerical_grad(
+        lambda: (abs(x - kink),), (x,), (numpy.ones(1),), eps=1e-3,
+        detect_nondifferentiable=True)
+
+
+def test_nondifferentiable_points_are_looked_for_within_eps():
+    # As Chainer: one-sided derivatives from steps of eps/2 and eps, so a
+    # kink 1.5 eps away goes unnoticed and one eps/2 away does not.
+    _numerical_grad_of_abs_around(0.0015)
+    with pytest.raises(gradient_check.NondifferentiableError):
+        _numerical_grad_of_abs_around(0.0005)

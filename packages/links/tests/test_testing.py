@@ -68,8 +68,17 @@ def test_wrong_forward_fails():
     class Wrong(LinearTest):
         def forward_expected(self, link, inputs):
             return super().forward_expected(link, inputs)[0] + 1,
-    with pytest.raises(FunctionTestError, match='do not match'):
+    with pytest.raises(testing.LinkTestError, match='do not match'):
         run(Wrong, 'test_forward')
+    assert issubclass(testing.LinkTestError, FunctionTestError)
+
+
+def test_param_names_must_name_parameters():
+    class Misnamed(LinearTest):
+        param_names = ('W', 'c')
+    with pytest.raises(testing.LinkTestError,
+                       match="does not have a parameter named 'c'"):
+        run(Misnamed, 'test_backward')
 
 
 def test_missing_parameter_gradient_fails():
@@ -132,5 +141,5 @@ def test_initializer_ignored_fails():
     class Ignoring(LinearInitializersTest):
         def create_link(self, inits):
             return Linear(None, 3, initialW=0.5, initial_bias=inits[1])
-    with pytest.raises(FunctionTestError, match="'W' is not filled"):
+    with pytest.raises(testing.LinkTestError, match="'W' is not filled"):
         run(Ignoring, 'test_initializers')

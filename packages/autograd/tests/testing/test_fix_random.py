@@ -101,3 +101,51 @@ def test_rejects_bad_seeds(bad, error):
 def test_rejects_what_is_not_a_test():
     with pytest.raises(TypeError, match='fix_random: expected a test'):
         testing.fix_random()(3)
+
+
+def test_named_set_up_and_tear_down_methods_are_wrapped():
+    # Chainer's keywords: seed in ``setup_method``, restore after
+    # ``teardown_method``.
+    @testing.fix_random(setup_method='before', teardown_method='after')
+    class TestNamed(unittest.TestCase):
+        def before(self):
+            self.first = numpy.random.rand()
+
+        def after(self):
+            pass
+
+        def test_nothing(self):
+            pass
+    numpy.random.seed(9)
+    state = numpy.random.get_state()[1].copy()
+    firsts = []
+    for _ in range(2):
+        case = TestNamed('test_nothing')
+        case.before()
+        firsts.append((case.first, numpy.random.rand()))
+        case.after()
+    assert firsts[0] == firsts[1]
+    assert (numpy.random.get_state()[1] == state).all()
+    with pytest.raises(TypeError, match='fix_random: setup_method must'):
+        testing.fix_random(setup_method=None)
+
+
+def test_nondeterministic_variable_draws_fresh_numbers(monkeypatch):
+    @testing.fix_random()
+    def test():
+        return numpy.random.rand(4).tolist()
+    monkeypatch.setenv('CHAINER_TEST_RANDOM_NONDETERMINISTIC', '1')
+    assert test() != test()
+    monkeypatch.setenv('CHAINER_TEST_RANDOM_NONDETERMINISTIC', '0')
+    assert test() == test()
+
+
+def test_generate_seed_is_fixed_inside_a_fixed_test():
+    @testing.fix_random()
+    def seeds():
+        return testing.generate_seed(), testing.generate_seed()
+    first = seeds()
+    assert first == seeds() and first[0] != first[1]
+    assert all(isinstance(s, int) and 0 <= s < 2 ** 32 - 1 for s in first)
+    with pytest.raises(RuntimeError, match='generate_seed: call it inside'):
+        testing.generate_seed()

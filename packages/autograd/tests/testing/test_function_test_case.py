@@ -111,7 +111,8 @@ def test_wrong_values_fail_with_the_details(module):
      'Expected shapes and dtypes: (3, 2):float64\n'
      'Actual shapes and dtypes:   (3, 2):float32'),
     (lambda x: (x, x),
-     'Number of outputs of forward() (2, 1) does not match'),
+     # (actual, expected), as in Chainer
+     'Number of outputs of forward() (1, 2) does not match'),
 ])
 def test_mismatched_outputs_fail(module, expected, match):
     class TestWrong(SquareTest):

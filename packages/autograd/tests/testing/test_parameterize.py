@@ -154,3 +154,24 @@ def test_product_lists_every_combination_once(choices):
     assert len({tuple(sorted(d.items())) for d in result}) == len(result)
     assert all(d.keys() == choices.keys()
                and all(d[k] in choices[k] for k in d) for d in result)
+
+
+def test_pytest_style_names_and_values(module):
+    assert testing.from_pytest_parameterize('a, b', [(1, 2), [3, 4]]) == [
+        {'a': 1, 'b': 2}, {'a': 3, 'b': 4}]
+    # One name takes each value whole, tuples included.
+    assert testing.from_pytest_parameterize('a', [(1, 2), 3]) == [
+        {'a': (1, 2)}, {'a': 3}]
+    testing.parameterize_pytest('a,b', [(1, 'x')])(case_class(module))
+    assert generated_names(module) == ["TestFoo_param_0_{a=1, b='x'}"]
+
+
+@pytest.mark.parametrize('names, values, error', [
+    (['a'], [1], TypeError),
+    ('a', 1, TypeError),
+    ('a,b', [(1,)], ValueError),
+    ('a,b', [1], ValueError),
+])
+def test_pytest_style_rejects_malformed_arguments(names, values, error):
+    with pytest.raises(error, match='from_pytest_parameterize'):
+        testing.from_pytest_parameterize(names, values)

@@ -5,6 +5,8 @@ gradient projected on a random unit direction against a central finite
 difference along that direction. One comparison per check, however many
 inputs, and a failure still shows which function is wrong.
 """
+import math
+
 import numpy
 
 from kusari.array import backend
@@ -48,10 +50,11 @@ def numerical_grad(f, inputs, grad_outputs, eps=1e-3,
     """Finite-difference gradient of ``sum_i <f(inputs)_i, grad_outputs_i>``.
 
     Each element of each input array is moved by ``±eps`` in place (and
-    restored). With ``detect_nondifferentiable``, second-order one-sided
-    derivatives from the left and the right are compared per output element
-    and :class:`NondifferentiableError` is raised where they disagree by
-    more than ``diff_atol + diff_rtol * |derivative|``.
+    restored). With ``detect_nondifferentiable``, it is also moved by
+    ``±eps/2``, and second-order one-sided derivatives from the left and
+    the right (steps of ``eps/2``, as Chainer's) are compared per output
+    element; :class:`NondifferentiableError` is raised where they disagree
+    by more than ``diff_atol + diff_rtol * |derivative|``.
 
     Args:
         f: a function of no arguments returning a tuple of arrays (it reads
@@ -84,7 +87,8 @@ def numerical_grad(f, inputs, grad_outputs, eps=1e-3,
         for i in numpy.ndindex(x.shape):
             orig = x[i].copy()
             values = {}
-            shifts = (-2, -1, 1, 2) if detect_nondifferentiable else (-1, 1)
+            shifts = (-1, -0.5, 0.5, 1) if detect_nondifferentiable \
+                else (-1, 1)
             for k in shifts:
                 x[i] = orig + k * step
                 values[k] = [backend.CpuDevice().send_array(_array_of(y))
@@ -92,7 +96,7 @@ def numerical_grad(f, inputs, grad_outputs, eps=1e-3,
                              for y in _as_tuple(f())]
             x[i] = orig
             if detect_nondifferentiable:
-                _check_differentiable(values, center_outputs, step,
+                _check_differentiable(values, center_outputs, step / 2,
                                       diff_atol, diff_rtol, i)
             total = 0.
             for y_minus, y_plus, gy in zip(values[-1], values[1],
@@ -107,17 +111,41 @@ def numerical_grad(f, inputs, grad_outputs, eps=1e-3,
 
 
 def _check_differentiable(values, center_outputs, step, atol, rtol, index):
+    """Compare each output's derivatives from the left and the right;
+    ``values`` maps a shift of the input, in eps (so ±0.5 is one
+    ``step``), to the outputs there."""
     for n, center in enumerate(center_outputs):
         y0 = backend.CpuDevice().send_array(_array_of(center)).astype(
             numpy.float64)
-        left = (3 * y0 - 4 * values[-1][n] + values[-2][n]) / (2 * step)
-        right = (-3 * y0 + 4 * values[1][n] - values[2][n]) / (2 * step)
+        left = (3 * y0 - 4 * values[-0.5][n] + values[-1][n]) / (2 * step)
+        right = (-3 * y0 + 4 * values[0.5][n] - values[1][n]) / (2 * step)
         scale = numpy.maximum(abs(left), abs(right))
         if not numpy.all(abs(left - right) <= atol + rtol * scale):
             raise NondifferentiableError(
                 f'not differentiable at input element {index}: derivatives '
                 f'from the left {left} and from the right {right} of output '
                 f'{n} differ')
+
+
+def _unit_direction(shapes):
+    """A random unit vector, as one float64 array per shape (None if they
+    are all empty).
+
+    One Gaussian draw of the whole vector from ``numpy.random``, its
+    squared components rescaled to 99 % of the norm and 1 % spread evenly:
+    no component is below ``0.1 / sqrt(size)``, too small to compare
+    gradients along. As Chainer's, so a seed gives Chainer's direction.
+    """
+    sizes = [math.prod(shape) for shape in shapes]
+    size = sum(sizes)
+    if size == 0:
+        return None
+    draw = numpy.random.normal(size=size)
+    squares = numpy.square(draw)
+    unit = numpy.copysign(
+        numpy.sqrt(0.99 / squares.sum() * squares + 0.01 / size), draw)
+    parts = numpy.split(unit, numpy.cumsum(sizes)[:-1])
+    return [part.reshape(shape) for part, shape in zip(parts, shapes)]
 
 
 def _default_no_grads(arrays):
@@ -160,8 +188,9 @@ def check_backward(func, x_data, y_grad, params=(), eps=1e-3, atol=1e-5,
                          f'{len(x_data)} inputs')
 
     # Every input takes part, so that one marked in no_grads is checked to
-    # receive no gradient (as Chainer does).
-    xs = [Variable(x.copy()) for x in x_data]
+    # receive no gradient; the arrays themselves, so that the function
+    # meets them as given (non-contiguous ones included), as in Chainer.
+    xs = [Variable(x) for x in x_data]
     for p in params:
         p.cleargrad()
     with using_config('enable_backprop', True):
@@ -185,12 +214,9 @@ def check_backward(func, x_data, y_grad, params=(), eps=1e-3, atol=1e-5,
         return
     analytic_grads = [_grad_or_zeros(v) for v in targets]
 
-    rng = numpy.random
-    directions = [rng.normal(size=v.shape) for v in targets]
-    norm = numpy.sqrt(sum(float(numpy.square(d).sum()) for d in directions))
-    if norm == 0:
+    directions = _unit_direction([v.shape for v in targets])
+    if directions is None:
         return  # every target is empty: nothing to compare
-    directions = [d / norm for d in directions]
     analytic = sum(
         float((backend.CpuDevice().send_array(g).astype(numpy.float64)
                * d).sum())

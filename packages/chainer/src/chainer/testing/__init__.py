@@ -6,4 +6,5 @@ from kusari.serializers.testing import save_and_load_npz  # NOQA
 from kusari.links.testing import InitializerArgument  # NOQA
 from kusari.links.testing import LinkInitializersTestCase  # NOQA
 from kusari.links.testing import LinkTestCase  # NOQA
+from kusari.links.testing import LinkTestError  # NOQA
 from kusari.training.testing import get_trainer_with_mock_updater  # NOQA

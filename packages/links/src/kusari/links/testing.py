@@ -5,6 +5,7 @@ Like :class:`~kusari.autograd.testing.FunctionTestCase`, a subclass
 describes the link in a few methods and is decorated with
 ``inject_backend_tests``, which runs the tests once per backend.
 """
+import functools
 import unittest
 
 import numpy
@@ -16,6 +17,25 @@ from kusari.autograd import variable
 from kusari.autograd.testing import array as array_module
 from kusari.autograd.testing import function_test_case as ftc
 from kusari.links.link import Link
+
+
+class LinkTestError(ftc.FunctionTestError):
+    """The link under test is implemented incorrectly (a
+    :class:`~kusari.autograd.testing.FunctionTestError` too)."""
+
+
+def _failing_as_link_error(test):
+    """Make the failures of a link test method LinkTestErrors."""
+
+    @functools.wraps(test)
+    def run(self, *args, **kwargs):
+        try:
+            return test(self, *args, **kwargs)
+        except LinkTestError:
+            raise
+        except ftc.FunctionTestError as error:
+            raise LinkTestError(str(error)) from error.__cause__
+    return run
 
 
 class InitializerArgument:
@@ -108,6 +128,14 @@ class _LinkTestBase:
     def _generate_inputs(self):
         return ftc._checked_arrays(self.generate_inputs(), 'generate_inputs')
 
+    def _param(self, link, name):
+        """The parameter ``name`` of ``link``, or a LinkTestError."""
+        param = getattr(link, name, None)
+        if not isinstance(param, variable.Parameter):
+            raise LinkTestError(f'{type(link).__name__} does not have a '
+                                f'parameter named {name!r} (param_names)')
+        return param
+
 
 class LinkTestCase(_LinkTestBase, unittest.TestCase):
     """A base class for testing a link's forward and backward on every
@@ -154,6 +182,7 @@ class LinkTestCase(_LinkTestBase, unittest.TestCase):
         the outputs."""
         return ftc._uniform_like(outputs_template)
 
+    @_failing_as_link_error
     def test_forward(self, backend_config):
         """The outputs equal the expected ones."""
         if self.skip_forward_test:
@@ -170,6 +199,7 @@ class LinkTestCase(_LinkTestBase, unittest.TestCase):
         ftc._check_outputs_equal(expected, actual, 'forward',
                                  **self.check_forward_options)
 
+    @_failing_as_link_error
     def test_backward(self, backend_config):
         """The gradients of the inputs and of the parameters in
         :attr:`param_names` equal the numerical ones."""
@@ -177,7 +207,7 @@ class LinkTestCase(_LinkTestBase, unittest.TestCase):
             raise unittest.SkipTest('skip_backward_test is set')
         self._start('test_backward', backend_config)
         link = self._create_link(self._generate_params())
-        params = [getattr(link, name) for name in self.param_names]
+        params = [self._param(link, name) for name in self.param_names]
 
         def check():
             inputs = self._generate_inputs()
@@ -228,6 +258,7 @@ class LinkInitializersTestCase(_LinkTestBase, unittest.TestCase):
         raise NotImplementedError(
             f'{type(self).__name__} must implement get_initializers()')
 
+    @_failing_as_link_error
     def test_initializers(self, backend_config):
         """Each parameter holds what its initializer makes."""
         if self.skip_initializers_test:
@@ -252,7 +283,7 @@ class LinkInitializersTestCase(_LinkTestBase, unittest.TestCase):
         params[index] = argument
         link = self._create_link(tuple(params))
         name = self.param_names[index]
-        param = getattr(link, name)
+        param = self._param(link, name)
         expected = initializers.generate_array(
             initializers.get_initializer(expected_initializer),
             param.shape, numpy, dtype=param.dtype)

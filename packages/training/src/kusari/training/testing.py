@@ -1,4 +1,6 @@
 """Helpers to test trainer extensions without training anything."""
+from unittest import mock
+
 from kusari.links import link
 from kusari.training import trainer as trainer_module
 from kusari.training import updater as updater_module
@@ -27,12 +29,22 @@ class _MockOptimizer:
 
 class _MockUpdater(updater_module.Updater):
     """An updater that only counts: ``iter_per_epoch`` iterations make an
-    epoch."""
+    epoch.
+
+    As in Chainer, where the updater is a ``mock.Mock``, its
+    ``get_optimizer``, ``get_all_optimizers`` and ``update_core`` are
+    mocks: a test can set ``get_optimizer.return_value`` or count the
+    ``update_core`` calls; unset, they answer as a real updater would.
+    """
 
     def __init__(self, iter_per_epoch):
         self.iter_per_epoch = iter_per_epoch
         self.iteration = 0
         self._optimizer = _MockOptimizer()
+        self.get_optimizer = mock.Mock(wraps=self._get_optimizer)
+        self.get_all_optimizers = mock.Mock(
+            wraps=lambda: {'main': self._optimizer})
+        self.update_core = mock.Mock(wraps=self._optimizer.update)
 
     @property
     def epoch(self):
@@ -53,17 +65,14 @@ class _MockUpdater(updater_module.Updater):
         return self.iteration > 0 and \
             self.iteration % self.iter_per_epoch == 0
 
-    def get_optimizer(self, name):
+    def _get_optimizer(self, name):
         if name != 'main':
             raise KeyError(f'the mock updater has only the optimizer '
                            f"'main', not {name!r}")
         return self._optimizer
 
-    def get_all_optimizers(self):
-        return {'main': self._optimizer}
-
     def update(self):
-        self._optimizer.update()
+        self.update_core()
         self.iteration += 1
         if self.is_new_epoch:
             self._optimizer.new_epoch(auto=True)

@@ -8,12 +8,18 @@ from kusari.autograd.testing.backend import BackendConfig  # NOQA
 from kusari.autograd.testing.backend import inject_backend_tests  # NOQA
 from kusari.autograd.testing.function_test_case import (  # NOQA
     FunctionTestCase, FunctionTestError)
+from kusari.autograd.testing.helper import patch  # NOQA
 from kusari.autograd.testing.helper import with_requires  # NOQA
 from kusari.autograd.testing.helper import without_requires  # NOQA
+from kusari.autograd.testing.parameterized import (  # NOQA
+    from_pytest_parameterize)
 from kusari.autograd.testing.parameterized import parameterize  # NOQA
+from kusari.autograd.testing.parameterized import (  # NOQA
+    parameterize_pytest)
 from kusari.autograd.testing.parameterized import product  # NOQA
 from kusari.autograd.testing.parameterized import product_dict  # NOQA
 from kusari.autograd.testing.random import fix_random  # NOQA
+from kusari.autograd.testing.random import generate_seed  # NOQA
 from kusari.autograd.testing.runner import run_module  # NOQA
 from kusari.autograd.testing.unary_math_function import (  # NOQA
     unary_math_function_unittest)

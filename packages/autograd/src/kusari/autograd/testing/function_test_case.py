@@ -306,8 +306,9 @@ def _check_outputs_equal(expected, actual, func_name, **options):
     (compared by ``assert_allclose(**options)``)."""
     details = None
     if len(expected) != len(actual):
-        message = (f'Number of outputs of {func_name}() ({len(expected)}, '
-                   f'{len(actual)}) does not match')
+        # (actual, expected), as Chainer's message orders them.
+        message = (f'Number of outputs of {func_name}() ({len(actual)}, '
+                   f'{len(expected)}) does not match')
     elif any(y.shape != e.shape or y.dtype != e.dtype
              for y, e in zip(actual, expected)):
         message = f'Shapes and/or dtypes of {func_name}() do not match'

@@ -1,5 +1,8 @@
-"""Running tests only where given packages (and versions) are installed."""
+"""Running tests only where given packages (and versions) are installed,
+and patching an object while still calling it."""
 import importlib.metadata
+import sys
+from unittest import mock
 
 from packaging.requirements import InvalidRequirement, Requirement
 
@@ -57,3 +60,36 @@ def _satisfied(requirement):
     except importlib.metadata.PackageNotFoundError:
         return False
     return requirement.specifier.contains(version, prereleases=True)
+
+
+def patch(target, *args, **kwargs):
+    """``unittest.mock.patch`` of ``target`` by a mock that wraps it.
+
+    The mock records its calls and passes them on to the object it
+    replaces (or to ``wraps=`` if given), so a test can check how a
+    function is called without changing what it does. ``target`` is a
+    dotted name whose module is already imported; the other arguments go
+    to ``mock.patch``.
+    """
+    if 'wraps' not in kwargs:
+        kwargs['wraps'] = _resolve(target)
+    return mock.patch(target, *args, **kwargs)
+
+
+def _resolve(target):
+    """The object named ``target`` (``module.attribute...``), looked up
+    from the imported modules."""
+    parts = target.split('.')
+    for end in range(len(parts), 0, -1):
+        module = sys.modules.get('.'.join(parts[:end]))
+        if module is not None:
+            break
+    else:
+        raise ValueError(f'patch: no imported module in {target!r}')
+    found = module
+    for part in parts[end:]:
+        found = getattr(found, part, None)
+        if found is None:
+            raise ValueError(f'patch: {target!r} names nothing (no '
+                             f'{part!r} in {".".join(parts[:end])!r}...)')
+    return found

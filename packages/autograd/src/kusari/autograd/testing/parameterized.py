@@ -4,7 +4,8 @@
 ``TestFoo_param_0_{a=1}`` and ``TestFoo_param_1_{a=2}`` to the module, each
 a subclass of ``TestFoo`` with the parameters as class attributes, and
 leaves ``TestFoo`` itself uncollected. ``product`` and ``product_dict`` build
-the parameter lists.
+the parameter lists; ``from_pytest_parameterize`` builds one from pytest's
+``parametrize`` arguments.
 """
 import functools
 import itertools
@@ -43,6 +44,38 @@ def parameterize(*params):
                    _members(base, param),
                    functools.partial(_reporting_parameters, base, param))
     return _bundle.make_decorator('parameterize', generate)
+
+
+def from_pytest_parameterize(names, values):
+    """Parameter dicts from ``pytest.mark.parametrize``-style arguments.
+
+    ``from_pytest_parameterize('a,b', [(1, 2), (3, 4)])`` is
+    ``[{'a': 1, 'b': 2}, {'a': 3, 'b': 4}]``; with one name each value
+    is taken whole: ``('a', [1, 2])`` gives ``[{'a': 1}, {'a': 2}]``.
+    """
+    if not isinstance(names, str):
+        raise TypeError(f'from_pytest_parameterize: names must be a '
+                        f'comma-separated str, got {names!r}')
+    if not isinstance(values, (list, tuple)):
+        raise TypeError(f'from_pytest_parameterize: values must be a list '
+                        f'or tuple, got {values!r}')
+    keys = [name.strip() for name in names.split(',')]
+    if len(keys) == 1:
+        return [{keys[0]: value} for value in values]
+    params = []
+    for value in values:
+        if not isinstance(value, (list, tuple)) or len(value) != len(keys):
+            raise ValueError(
+                f'from_pytest_parameterize: each value must be a tuple of '
+                f'{len(keys)} (one per name of {names!r}), got {value!r}')
+        params.append(dict(zip(keys, value)))
+    return params
+
+
+def parameterize_pytest(names, values):
+    """:func:`parameterize` with ``pytest.mark.parametrize``-style
+    arguments (see :func:`from_pytest_parameterize`)."""
+    return parameterize(*from_pytest_parameterize(names, values))
 
 
 def product(parameter):

@@ -567,6 +567,11 @@ def argname(in_types, names):
             in_type.name = name
 
 
+# Chainer 7's name for it, which functions written after Chainer's own
+# call.
+_argname = argname
+
+
 # Checking
 
 _LIGHT_EXPECT = 'all conditions to hold'

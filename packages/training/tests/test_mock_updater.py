@@ -1,0 +1,44 @@
+"""The trainer of ``get_trainer_with_mock_updater``, used as Chainer's
+extension tests use it."""
+from unittest import mock
+
+import pytest
+
+from kusari.training import testing
+
+
+def test_counts_iterations_and_epochs():
+    trainer = testing.get_trainer_with_mock_updater((5, 'iteration'),
+                                                    iter_per_epoch=2)
+    seen = []
+    trainer.extend(lambda t: seen.append(
+        (t.updater.iteration, t.updater.epoch, t.updater.epoch_detail,
+         t.updater.previous_epoch_detail, t.updater.is_new_epoch)),
+        trigger=(1, 'iteration'))
+    trainer.run()
+    assert seen == [(1, 0, 0.5, 0.0, False), (2, 1, 1.0, 0.5, True),
+                    (3, 1, 1.5, 1.0, False), (4, 2, 2.0, 1.5, True),
+                    (5, 2, 2.5, 2.0, False)]
+
+
+def test_optimizer_lookups_are_mocks_a_test_can_override():
+    # As in Chainer's own extension tests:
+    # ``trainer.updater.get_optimizer.return_value = optimizer``.
+    trainer = testing.get_trainer_with_mock_updater()
+    updater = trainer.updater
+    main = updater.get_optimizer('main')
+    assert main.lr == 0.01
+    assert updater.get_all_optimizers() == {'main': main}
+    with pytest.raises(KeyError, match="only the optimizer 'main'"):
+        updater.get_optimizer('other')
+    replacement = mock.MagicMock()
+    updater.get_optimizer.return_value = replacement
+    assert updater.get_optimizer('main') is replacement
+    updater.get_optimizer.assert_called_with('main')
+
+
+def test_update_calls_update_core():
+    trainer = testing.get_trainer_with_mock_updater((3, 'iteration'))
+    trainer.run()
+    assert trainer.updater.update_core.call_count == 3
+    assert trainer.updater.get_optimizer('main').t == 3
