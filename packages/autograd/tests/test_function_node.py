@@ -316,3 +316,13 @@ def test_local_hooks_register_and_delete():
         node.add_hook(object())
     node.apply((uniform(1), uniform(1), uniform(1)))
     assert len(hook.call_history) == 1
+
+
+def test_gradients_of_a_0d_variable_are_0d_arrays():
+    # NumPy sums 0-d arrays into scalars; gradients stay arrays.
+    x = Variable(f32(5))
+    (x * x + x * 3).backward()
+    assert type(x.grad) is numpy.ndarray and x.grad == 13
+    x.cleargrad()
+    (x * x).backward(loss_scale=2)
+    assert type(x.grad) is numpy.ndarray and x.grad == 20

@@ -14,6 +14,7 @@ from kusari.autograd.function_node import _check_finite
 from kusari.autograd.function_node import _config_local
 from kusari.autograd.function_node import _global_config
 from kusari.autograd.function_node import _hook_state
+from kusari.autograd.utils.array import force_array
 from kusari.autograd.variable import Variable
 
 _bare = Variable._bare
@@ -66,7 +67,8 @@ def backward_from_variable(var, retain_grad, enable_double_backprop,
     if var.creator_node is None:
         # A leaf: its gradient is where the pass starts, scaled.
         if loss_scale is not None:
-            var._grad_var = _bare(var._grad_var._array * loss_scale, True)
+            var._grad_var = _bare(
+                force_array(var._grad_var._array * loss_scale), True)
             var._loss_scale = loss_scale
         return
     backward([var], [var._grad_var], retain_grad=retain_grad,
@@ -183,7 +185,7 @@ def _initial_grads(caller, outputs, grad_outputs, loss_scale):
                     f'{gy.shape} and dtype {gy.dtype}; expected '
                     f'{y.shape} and {y.dtype}')
         if loss_scale is not None:
-            gy = _bare(gy._array * loss_scale, True)
+            gy = _bare(force_array(gy._array * loss_scale), True)
         grads.append(gy)
     return outputs, grads
 
@@ -305,7 +307,8 @@ def _adder(owned):
         if owned.get(id(a)) is node:
             a._array += b._array
             return a
-        total = _bare(a._array + b._array, True)
+        # (A 0-d sum is a NumPy scalar: made an array again.)
+        total = _bare(force_array(a._array + b._array), True)
         owned[id(total)] = node
         return total
     return add

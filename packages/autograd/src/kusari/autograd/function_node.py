@@ -385,8 +385,8 @@ def grad(outputs, inputs, grad_outputs=None, grad_inputs=None,
     Args:
         outputs: Variables to differentiate.
         inputs: Variables to differentiate with respect to.
-        grad_outputs: initial gradients of the outputs; None means ones
-            for one-element outputs.
+        grad_outputs: initial gradients of the outputs; None (for all,
+            or for one output) means ones of the output's shape.
         grad_inputs: gradients to add to the results, one per input.
         set_grad: also store the results in the inputs' ``grad_var``.
         retain_grad: keep gradients of intermediate Variables.
