@@ -225,6 +225,10 @@ def test_backward_of_a_leaf_with_loss_scale_is_its_scaled_start():
     s = Variable(f32(1))
     s.backward(loss_scale=4)
     assert s.grad == 4
+    # The same through chainer.backward, from a grad the leaf holds.
+    s.grad = f32(3)
+    autograd.backward([s], loss_scale=4)
+    assert s.grad == 12
 
 
 # -- retained data and memory --------------------------------------------

@@ -62,15 +62,14 @@ def backward_from_variable(var, retain_grad, enable_double_backprop,
                 f'Variable.backward: the variable has shape '
                 f'{var._array.shape}; set its grad first (only a '
                 f'one-element variable starts from an implicit 1)')
+        if var._array.ndim:
+            warnings.warn(
+                f'Variable.backward: starting from a variable of shape '
+                f'{var._array.shape} as from a scalar is deprecated (as '
+                f'in Chainer); reduce it to shape () first, or set its '
+                f'grad', DeprecationWarning, stacklevel=3)
         xp = backend.get_array_module(var._array)
         var._grad_var = _bare(xp.ones_like(var._array), True)
-    if var.creator_node is None:
-        # A leaf: its gradient is where the pass starts, scaled.
-        if loss_scale is not None:
-            var._grad_var = _bare(
-                force_array(var._grad_var._array * loss_scale), True)
-            var._loss_scale = loss_scale
-        return
     backward([var], [var._grad_var], retain_grad=retain_grad,
              enable_double_backprop=enable_double_backprop,
              loss_scale=loss_scale)
@@ -109,6 +108,12 @@ def backward(outputs, grad_outputs=None, *, retain_grad=False,
     outputs, grad_outputs = _initial_grads(
         'backward', [y for y, _ in starts], [gy for _, gy in starts],
         loss_scale)
+    if loss_scale is not None:
+        # An output that starts from its own grad holds the start scaled,
+        # so that a leaf's grad is that start, not the sum of both.
+        for (y, start), gy in zip(starts, grad_outputs):
+            if start is y._grad_var:
+                y._grad_var = gy
     leaf_grads = _traverse(outputs, grad_outputs, retain_grad,
                            enable_double_backprop, stop_nodes=None)
     _store_leaf_grads(leaf_grads, grad_outputs, enable_double_backprop,

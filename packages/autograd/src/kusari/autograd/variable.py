@@ -417,13 +417,6 @@ class Variable:
                 so every gradient); for float16 loss scaling.
         """
         from kusari.autograd import _backprop
-        if self._grad_var is None and self._array is not None and \
-                self._array.size == 1 and self._array.ndim:
-            warnings.warn(
-                f'Variable.backward: starting from a variable of shape '
-                f'{self._array.shape} as from a scalar is deprecated (as '
-                f'in Chainer); reduce it to shape () first, or set its '
-                f'grad', DeprecationWarning, stacklevel=2)
         _backprop.backward_from_variable(
             self, retain_grad, enable_double_backprop, loss_scale)
 
