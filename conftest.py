@@ -22,7 +22,7 @@ def pytest_configure(config):
 
 def pytest_collection_modifyitems(config, items):
     import pytest
-    reason = None
+    reasons = {}
     run_slow = config.getoption('--run-slow')
     for item in items:
         if 'slow' in item.keywords and not run_slow:
@@ -34,17 +34,23 @@ def pytest_collection_modifyitems(config, items):
         elif 'cudnn' in item.keywords:
             item.add_marker(pytest.mark.skip(reason='cuDNN is not used'))
         elif 'gpu' in item.keywords or 'multi_gpu' in item.keywords:
-            if reason is None:
-                reason = _gpu_unavailable_reason()
-            if reason:
-                item.add_marker(pytest.mark.skip(reason=reason))
+            needed = 2 if 'multi_gpu' in item.keywords else 1
+            if needed not in reasons:
+                reasons[needed] = _gpus_unavailable_reason(needed)
+            if reasons[needed]:
+                item.add_marker(pytest.mark.skip(reason=reasons[needed]))
 
 
-def _gpu_unavailable_reason():
+def _gpus_unavailable_reason(needed):
+    """Why ``needed`` CUDA GPUs cannot be used here ('' when they can)."""
     try:
         from kusari.array import _cupy
     except ImportError:  # a package tested alone without kusari-array
         return 'kusari-array (the CUDA support) is not installed'
-    if _cupy.cupy_or_none() is not None:
-        return ''
-    return _cupy._state['error']
+    cupy = _cupy.cupy_or_none()
+    if cupy is None:
+        return _cupy._state['error']
+    count = cupy.cuda.runtime.getDeviceCount()
+    if count < needed:
+        return f'needs {needed} CUDA GPUs, this machine has {count}'
+    return ''

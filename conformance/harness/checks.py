@@ -24,13 +24,16 @@ _HOST = backend.CpuDevice()
 @dataclasses.dataclass(frozen=True)
 class Case:
     """One example: ``host`` holds the inputs cast to ``dtype``,
-    ``inputs`` copies of them on ``device``."""
+    ``inputs`` copies of them on ``device``; ``host_kwargs`` holds the
+    keyword arguments for the reference, ``kwargs`` the same with their
+    arrays (labels, class weights) on ``device``."""
 
     record: object
     dtype: numpy.dtype
     device: backend.Device
     host: tuple
     inputs: tuple
+    host_kwargs: dict
     kwargs: dict
 
     def call(self, *variables):
@@ -51,13 +54,25 @@ def draw_case(draw, record, dtype, device):
     host = tuple(a.astype(dtype) if a.dtype.kind == 'f' else a
                  for a in drawn.arrays)
     inputs = tuple(device.send([a.copy() for a in host]))
-    return Case(record, dtype, device, host, inputs, drawn.kwargs)
+    kwargs = {name: _send_arrays(device, value)
+              for name, value in drawn.kwargs.items()}
+    return Case(record, dtype, device, host, inputs, drawn.kwargs, kwargs)
+
+
+def _send_arrays(device, value):
+    """``value`` with the NumPy arrays in it (also inside lists and
+    tuples) sent to ``device``; anything else as it is."""
+    if isinstance(value, numpy.ndarray):
+        return device.send_array(value.copy())
+    if isinstance(value, (list, tuple)):
+        return type(value)(_send_arrays(device, v) for v in value)
+    return value
 
 
 def check_outputs(case):
     """Outputs are Variables of the expected dtype, on the case's device."""
     name = case.record.name
-    expected = case.record.expected_dtype(case.dtype, case.kwargs)
+    expected = case.record.expected_dtype(case.dtype, case.host_kwargs)
     for i, y in enumerate(case.run()):
         assert isinstance(y, Variable), (
             f'{name}: output {i} is a {type(y).__name__}, not a Variable')
@@ -75,7 +90,7 @@ def check_forward(case):
     record = case.record
     outputs = case.run()
     expected = _as_tuple(record.reference(
-        *[x.astype(numpy.float64) for x in case.host], **case.kwargs))
+        *[x.astype(numpy.float64) for x in case.host], **case.host_kwargs))
     assert len(outputs) == len(expected), (
         f'{record.name}: {len(outputs)} outputs, the reference gives '
         f'{len(expected)}')

@@ -50,6 +50,7 @@ class LinkRecord:
     tolerances: dict
     eps: dict
     reason: Optional[str]
+    device_draws: bool = False
 
     @property
     def link_name(self):
@@ -69,7 +70,8 @@ def _call(link, *inputs):
 
 
 def link_record(name, build, inputs, reference, call=_call, lazy=None,
-                no_grads=None, tolerances=None, eps=None, reason=None):
+                no_grads=None, tolerances=None, eps=None, reason=None,
+                device_draws=False):
     """Declare and register the conformance record of a link.
 
     Args:
@@ -95,6 +97,10 @@ def link_record(name, build, inputs, reference, call=_call, lazy=None,
             ``{dtype: {check: {'atol': ..., 'rtol': ...}}}``.
         eps: overrides of :data:`DEFAULT_EPS`, as ``{dtype: step}``.
         reason: why a check is turned off (required without ``lazy``).
+        device_draws: the link draws random numbers from its device's
+            generator (negative samples), so its outputs on another
+            device are compared with the reference there, not with the
+            CPU's.
 
     Returns:
         The registered :class:`LinkRecord`.
@@ -108,7 +114,7 @@ def link_record(name, build, inputs, reference, call=_call, lazy=None,
         name, build, inputs, reference, call, lazy,
         None if no_grads is None else tuple(no_grads),
         merged_tolerances(tolerances or {}, DEFAULT_TOLERANCES),
-        merged_eps(eps or {}, DEFAULT_EPS), reason)
+        merged_eps(eps or {}, DEFAULT_EPS), reason, device_draws)
     LINK_RECORDS[name] = entry
     return entry
 

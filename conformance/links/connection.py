@@ -74,7 +74,8 @@ link_record(
     'SimplifiedDropconnect', lambda: L.SimplifiedDropconnect(3, 4),
     uniform((2, 3)),
     lambda link, x: F.simplified_dropconnect(
-        x, link.W.array, link.b.array, 0.5, True, DROPCONNECT_MASK),
+        x, link.W.array, link.b.array, 0.5, True,
+        link.xp.asarray(DROPCONNECT_MASK)),
     call=lambda link, x: link(x, mask=link.xp.asarray(DROPCONNECT_MASK)),
     lazy=lambda: L.SimplifiedDropconnect(None, 4))
 # A fixed mask makes the dropped weights the same on every call.

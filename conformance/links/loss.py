@@ -28,13 +28,15 @@ link_record(
     lambda link, x, t: F.black_out(
         x, t, link.W.array, _seeded(link).sampler.sample((3, 2))),
     call=lambda link, x, t: _seeded(link)(x, t),
-    reason='the vocabulary is an argument; there is no lazy form')
+    reason='the vocabulary is an argument; there is no lazy form',
+    device_draws=True)
 link_record(
     'NegativeSampling', lambda: L.NegativeSampling(2, _COUNTS, 2), _words,
     lambda link, x, t: F.negative_sampling(
         x, t, link.W.array, _seeded(link).sampler.sample, 2),
     call=lambda link, x, t: _seeded(link)(x, t),
-    reason='the vocabulary is an argument; there is no lazy form')
+    reason='the vocabulary is an argument; there is no lazy form',
+    device_draws=True)
 
 # Internal nodes in pre-order: 0 the root, 1 its left child. A word's
 # path turns left (+1) or right (-1) at each node from the root.

@@ -228,3 +228,24 @@ def test_gpu_copyto_casts_and_broadcasts():
     strided = cupy.zeros((4, 6))[:, ::2]
     backend.copyto(strided, numpy.ones((4, 3)))
     assert float(strided.sum()) == 12.0
+
+
+def _copied_and_unpickled(device):
+    import copy
+    import pickle
+    return copy.deepcopy(device), pickle.loads(pickle.dumps(device))
+
+
+def test_cpu_device_copies_and_pickles_as_itself():
+    for copied in _copied_and_unpickled(backend.CpuDevice()):
+        assert isinstance(copied, backend.CpuDevice)
+        assert copied == backend.CpuDevice()
+
+
+@pytest.mark.gpu
+def test_gpu_device_copies_and_pickles_by_its_specifier():
+    # The device holds the cupy module, which cannot be pickled: a deep
+    # copy of a Link on the GPU failed on it.
+    device = backend.get_device('@cupy:0')
+    for copied in _copied_and_unpickled(device):
+        assert copied == device and copied.xp is device.xp

@@ -425,6 +425,39 @@ def test_to_gpu_moves_params_grads_and_persistents():
     assert isinstance(model.counter.total, numpy.ndarray)
 
 
+class _LoadingSerializer:
+    """Stands for a deserializer whose file holds ``value`` for each key."""
+
+    def __init__(self, value):
+        self.value = value
+
+    def __getitem__(self, name):
+        return self
+
+    def __call__(self, name, value):
+        return self.value
+
+
+@pytest.mark.gpu
+def test_persistent_loaded_into_none_joins_the_link_device():
+    import cupy
+    link = Link()
+    link.add_persistent('statistics', None)
+    link.to_gpu()
+    link.serialize(_LoadingSerializer(numpy.arange(3.0)))
+    assert isinstance(link.statistics, cupy.ndarray)
+    numpy.testing.assert_array_equal(link.statistics.get(), [0, 1, 2])
+
+
+@pytest.mark.gpu
+def test_deep_copy_of_a_link_on_the_gpu():
+    import cupy
+    model = Model().to_gpu()
+    copied = copy.deepcopy(model)
+    assert isinstance(copied.predictor.l1.W.array, cupy.ndarray)
+    assert copied.device == model.device
+
+
 # -- text ----------------------------------------------------------------
 
 def test_repr_shows_the_tree():

@@ -265,12 +265,12 @@ def test_gpu_matches_cpu(name, dtype):
     from kusari.array import backend
     device = backend.get_device('@cupy:0')
     arrays = _batch(10, dtype=dtype)
-    gy = numpy.random.RandomState(11).randn(6, 3, 4).astype(dtype)
     results = []
     for send in (lambda a: a, device.send):
         inputs = [Variable(send(a)) for a in arrays]
         y = _GPU_CASES[name](*inputs)
-        y.grad = send(gy[tuple(slice(0, s) for s in y.shape)])
+        gy = numpy.random.RandomState(11).randn(*y.shape).astype(dtype)
+        y.grad = send(gy)
         y.backward()
         results.append([backend.CpuDevice().send(v) for v in
                         [y.array] + [x.grad for x in inputs]

@@ -42,6 +42,12 @@ class Device:
     def __hash__(self):
         return hash(self.name)
 
+    def __reduce__(self):
+        # A device is a value named by its specifier: copies and pickles
+        # (of a Link or an optimizer on it) hold the specifier, not the
+        # array module, which cannot be pickled.
+        return get_device, (self.name,)
+
     def __enter__(self):
         context = self.create_context()
         _device_contexts().append(context)

@@ -230,7 +230,9 @@ def check_backward(func, x_data, y_grad, params=(), eps=1e-3, atol=1e-5,
                    else p.array.copy() for p in params]
     target_base = [base_inputs[i] for i, skip in enumerate(no_grads)
                    if not skip] + base_params
-    xp = backend.get_array_module(*x_data)
+    # The parameters count too: a Link without inputs (a Parameter) has
+    # its arrays only there.
+    xp = backend.get_array_module(*x_data, *[p.array for p in params])
     device_dirs = [xp.asarray(d.astype(b.dtype))
                    for d, b in zip(directions, target_base)]
     delta = numpy.zeros((), dtype=numpy.float64)

@@ -563,7 +563,12 @@ class Link(device_resident.DeviceResident):
                 param.initialize(loaded.shape)
                 backend.copyto(param.array, loaded)
         for name in self._persistent:
-            d[name] = serializer(name, d[name])
+            value = serializer(name, d[name])
+            if d[name] is None and backend.is_array_supported(value):
+                # Loaded into a value not made yet (a lazy link's
+                # statistics): the file's array joins this link's device.
+                value = self.device.send(value)
+            d[name] = value
         for name, child in self._named_children():
             child.serialize(serializer[name])
 
