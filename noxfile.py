@@ -180,6 +180,22 @@ def conformance(session, device):
 
 
 @nox.session
+def chainer_suite(session):
+    """Chainer 7.8.1's own tests (``../shared/chainer-tests``) against every
+    package installed: fails on a test that passes on Chainer and fails
+    here unlisted (see conformance/chainer_suite.py).
+
+    Arguments after ``--`` go to conformance/chainer_suite.py (areas,
+    ``--update-open``, ``--tests DIR``).
+    """
+    _install(session, PACKAGES.values(),
+             ('pytest', 'pytest-timeout', 'mock', 'six', 'scipy'))
+    session.run('python', 'conformance/chainer_suite.py', '--python',
+                str(Path(session.bin) / 'python'), *session.posargs,
+                env={'OPENBLAS_NUM_THREADS': '1'})
+
+
+@nox.session
 def lint(session):
     """ruff over the code (its settings are in pyproject.toml)."""
     session.install(RUFF)
