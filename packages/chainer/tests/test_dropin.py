@@ -45,6 +45,18 @@ def test_module_paths_are_the_kusari_modules(chainer_path, kusari_path):
         importlib.import_module(kusari_path)
 
 
+def test_importing_a_package_registers_the_submodules_it_imported():
+    # As in Chainer, where a package's __init__ imports them: a fresh
+    # interpreter, since this one may have imported them by name already.
+    code = (
+        'import sys, chainer.serializers\n'
+        'import kusari.serializers.hdf5 as h\n'
+        'assert sys.modules["chainer.serializers.hdf5"] is h\n'
+        'assert "chainer.serializers.npz" in sys.modules\n'
+        'assert "chainer.serializers._paths" not in sys.modules\n')
+    subprocess.run([sys.executable, '-c', code], check=True)
+
+
 def test_import_needs_no_test_tools():
     """``import chainer`` works where pytest is absent, as in Chainer;
     ``chainer.testing`` is imported on demand."""

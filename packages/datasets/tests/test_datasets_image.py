@@ -28,6 +28,14 @@ def chw(array):
     return array[None] if array.ndim == 2 else array.transpose(2, 0, 1)
 
 
+def test_available_says_whether_pillow_is_installed(monkeypatch):
+    from kusari.datasets import image_dataset
+    assert image_dataset.available is True  # Pillow imported above
+    monkeypatch.setitem(sys.modules, 'PIL', None)
+    with pytest.raises(ImportError, match='needs Pillow'):
+        datasets.ImageDataset([])
+
+
 def test_image_dataset_from_list(tmp_path, images):
     d = datasets.ImageDataset(['a.png', 'c.png'], root=tmp_path)
     assert len(d) == 2

@@ -103,8 +103,8 @@ def test_interface_defaults():
     it.serialize(DictSerializer())
     with pytest.raises(NotImplementedError, match='__next__'):
         next(it)
-    with pytest.raises(NotImplementedError, match='reset'):
-        it.reset()
+    # As in Chainer, only an iterator that can start over has reset().
+    assert not hasattr(it, 'reset') and not hasattr(Countdown(1), 'reset')
 
 
 def test_interface_allows_plain_attributes():
@@ -215,10 +215,18 @@ def test_custom_order_sampler(make_iterator):
     assert sampler.calls[:2] == [([0, 1, 2, 3], 0), ([3, 2, 1, 0], 3)]
 
 
+def test_first_order_sets_the_epoch_size(make_iterator):
+    # As in Chainer: an order may repeat examples; its length is the epoch.
+    it = make_iterator([1, 2, 3], 2,
+                       order_sampler=lambda order, pos: numpy.repeat(
+                           numpy.arange(3), 2))
+    batches = [next(it) for _ in range(3)]
+    assert sorted(sum(batches, [])) == [1, 1, 2, 2, 3, 3]
+    assert it.epoch == 1 and it.is_new_epoch
+    assert it.previous_epoch_detail == pytest.approx(4 / 6)
+
+
 def test_order_sampler_of_wrong_length(make_iterator):
-    with pytest.raises(ValueError, match='length 3.*previous order, 4'):
-        make_iterator(list(range(4)), 3,
-                      order_sampler=lambda order, pos: order[:3])
     calls = []
 
     def shrinking(order, position):
@@ -291,6 +299,30 @@ def test_the_end_of_a_single_epoch_draws_the_next_order(make_iterator):
     order, = (v for k, v in saved.target.items() if k.endswith('order'))
     numpy.testing.assert_array_equal(order, second)
     assert numpy.random.randint(100) == after
+
+
+@pytest.mark.parametrize('make', [make_serial, make_multithread])
+def test_snapshot_of_older_chainer_loads(make):
+    # The order under the other key, and no previous_epoch_detail: it is
+    # estimated as one batch before the loaded position.
+    it = make(list(range(6)), 2, order_sampler=ShuffleOrderSampler(
+        numpy.random.RandomState(0)))
+    try:
+        batches = [next(it), next(it)]
+        saved = DictSerializer()
+        it.serialize(saved)
+        key, = {'order', '_order'} & set(saved.target)
+        saved.target[{'order': '_order', '_order': 'order'}[key]] = \
+            saved.target.pop(key)
+        del saved.target['previous_epoch_detail']
+        restored = make(list(range(6)), 2)
+        restored.serialize(DictDeserializer(saved.target))
+        assert restored.epoch_detail == pytest.approx(4 / 6)
+        assert restored.previous_epoch_detail == pytest.approx(2 / 6)
+        assert sorted(sum(batches, []) + next(restored)) == list(range(6))
+        restored.finalize()
+    finally:
+        it.finalize()
 
 
 def test_serialize_fresh_iterator_keeps_none(make_iterator):

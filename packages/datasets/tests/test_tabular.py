@@ -153,14 +153,68 @@ def test_concat_matches_reference(sizes, data):
         a.tolist()
 
 
-def test_concat_keeps_arrays_and_mode():
+def test_concat_keeps_mode_and_joins_rows_as_lists():
     d = table(3).concat(table(2))
     assert d.mode is dict and len(d) == 5
-    assert isinstance(d.fetch()['a'], numpy.ndarray)
+    # As in Chainer: rows from several datasets are joined into lists,
+    # rows from one come back as that dataset gave them.
+    assert d.fetch()['a'] == [0, 10, 20, 0, 10]
+    assert isinstance(d.get_examples([2, 0], None)[0], numpy.ndarray)
+    assert isinstance(d.get_examples(slice(3, 5), None)[0], numpy.ndarray)
     assert d[3] == {'a': 0, 'b': 'b0', 'c': 0}
     with pytest.raises(ValueError, match='same keys'):
         table().concat(tabular.from_data(('a', [1])))
     assert table().concat() is not None
+
+
+class Recorder(tabular.DelegateDataset):
+    """A dataset that records the indices it is read with."""
+
+    def __init__(self, dataset):
+        super().__init__(dataset)
+        self.calls = []
+
+    def get_examples(self, indices, key_indices):
+        self.calls.append((indices, key_indices))
+        return super().get_examples(indices, key_indices)
+
+
+def test_concat_reads_each_dataset_for_its_own_rows():
+    a, b = Recorder(table(10)), Recorder(table(5))
+    d = a.concat(b)
+    got = d.get_examples([3, 1, 12, 14, 7], None)
+    assert got[0] == [30, 10, 20, 40, 70]
+    assert a.calls == [([3, 1, 7], None)] and b.calls == [([2, 4], None)]
+    a.calls.clear(), b.calls.clear()
+    assert d.get_examples(slice(13, 6, -2), (0,)) == ([30, 10, 90, 70],)
+    assert b.calls == [(slice(3, None, -2), (0,))]
+    assert a.calls == [(slice(9, 6, -2), (0,))]
+    a.calls.clear(), b.calls.clear()
+    d.get_examples(slice(9, None, -2), None)
+    assert a.calls == [(slice(9, None, -2), None)] and b.calls == []
+    d.get_examples([], None)
+    d.get_examples(slice(20, None), None)
+    assert len(a.calls) == 1 and b.calls == []
+    assert d.get_examples([], (1, 0)) == ([], [])
+
+
+def test_slice_passes_slices_and_no_keys_through():
+    base = Recorder(table(10))
+    view = base.slice[3::-2]
+    assert view.keys == base.keys and view.mode is dict and len(view) == 2
+    view.get_examples(None, None)
+    view.get_examples(slice(1, None, -1), (1,))
+    assert base.calls == [(slice(3, None, -2), None),
+                          (slice(1, 5, 2), (1,))]
+    base.calls.clear()
+    assert base.slice[[0, 2], ('c', 'a')].get_examples([1], None) == (
+        [-2], numpy.array([20]))
+    assert base.calls == [([2], (2, 0))]
+
+
+def test_slice_boolean_mask_of_another_length_is_a_value_error():
+    with pytest.raises(ValueError, match='length of the dataset, 5, got 6'):
+        table().slice[[True] * 6]
 
 
 def test_join():

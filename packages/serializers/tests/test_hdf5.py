@@ -88,18 +88,51 @@ def test_corrupt_dataset_raises_naming_key_and_file(path):
     assert "'W'" in str(info.value) and path in str(info.value)
 
 
-def test_missing_h5py_raises_import_error_naming_the_extra():
+def test_missing_h5py_raises_runtime_error_naming_the_extra():
     # A fresh interpreter: h5py is made unimportable before anything loads.
     code = (
         'import sys; sys.modules["h5py"] = None\n'
         'from kusari import serializers\n'
+        'print(serializers.hdf5._available)\n'
         'class T:\n'
         '    def serialize(self, s): pass\n'
         'try:\n'
         '    serializers.save_hdf5("x.h5", T())\n'
-        'except ImportError as e:\n'
+        'except RuntimeError as e:\n'
         '    print(e)\n')
     result = subprocess.run([sys.executable, '-c', code], check=True,
                             capture_output=True, text=True)
+    assert result.stdout.startswith('False\n')
     assert 'kusari-serializers[hdf5]' in result.stdout
     assert 'save_hdf5' in result.stdout
+
+
+def test_available_says_whether_h5py_imports(monkeypatch):
+    from kusari.serializers import hdf5
+    assert hdf5._available is True
+    monkeypatch.setitem(sys.modules, 'h5py', None)
+    assert hdf5._available is False
+    with pytest.raises(RuntimeError, match='HDF5Deserializer needs h5py'):
+        HDF5Deserializer(None)
+
+
+def test_none_needs_h5py_empty(path, monkeypatch):
+    monkeypatch.setattr(h5py.version, 'version_tuple', (2, 6, 0))
+    with h5py.File(path, 'w') as f:
+        with pytest.raises(RuntimeError, match='h5py 2.7.0 or later'):
+            HDF5Serializer(f)('x', None)
+
+
+def test_deserializer_child_reads_from_its_group(path):
+    save_hdf5(path, Tree({'model': {'l1': {'W': numpy.arange(2.0)}}}))
+    with h5py.File(path, 'r') as f:
+        child = HDF5Deserializer(f)['model']['l1']
+        assert child.group.name == '/model/l1'
+        numpy.testing.assert_array_equal(child('W', None), [0, 1])
+        missing = HDF5Deserializer(f)['model']['l2']
+        assert missing.group.name == '/model'
+        with pytest.raises(KeyError,
+                           match=r"/model/l2/W \(key 'model/l2/W'\)"):
+            missing('W', None)
+        lenient = HDF5Deserializer(f, strict=False)['model']['l2']
+        assert lenient('W', 5) == 5

@@ -246,3 +246,16 @@ def test_failure_while_writing_keeps_the_previous_file(tmp_path,
         save_npz(path, Tree({'a': numpy.zeros(3), 'b': 2}))
     assert written and path.read_bytes() == before
     assert [p.name for p in tmp_path.iterdir()] == ['m.npz']
+
+
+def test_serialize_flattens_as_save_npz_writes(tmp_path):
+    from kusari.serializers import npz
+    tree = Tree({'l1': {'W': numpy.arange(3.0)}, 'step': 2})
+    flat = npz.serialize(tree)
+    assert sorted(flat) == ['l1/W', 'step']
+    numpy.testing.assert_array_equal(flat['l1/W'], [0, 1, 2])
+    save_npz(str(tmp_path / 'm.npz'), tree)
+    with numpy.load(str(tmp_path / 'm.npz')) as saved:
+        assert sorted(saved.files) == sorted(flat)
+    with pytest.raises(TypeError, match='serialize: expected an object'):
+        npz.serialize(3)

@@ -10,6 +10,7 @@ import importlib.abc
 import importlib.machinery
 import importlib.util
 import sys
+import types
 
 # Chainer path -> Kusari path; a path covers its submodules too, and the
 # longest matching path wins.
@@ -119,9 +120,23 @@ def target_of(fullname, prefixes=_LONGEST_FIRST):
     return None
 
 
+def _register_imported_submodules(alias, package, prefixes):
+    """Register under ``alias`` the public submodules ``package`` imported
+    itself, as importing a Chainer package does (``import
+    chainer.serializers`` puts ``chainer.serializers.hdf5`` in
+    ``sys.modules``)."""
+    for name, value in list(vars(package).items()):
+        if name.startswith('_') or not isinstance(value, types.ModuleType):
+            continue
+        submodule = f'{alias}.{name}'
+        if target_of(submodule, prefixes) == value.__name__:
+            sys.modules.setdefault(submodule, value)
+
+
 class _AliasLoader(importlib.abc.Loader):
-    def __init__(self, target):
+    def __init__(self, target, prefixes):
         self.target = target
+        self.prefixes = prefixes
 
     def create_module(self, spec):
         module = importlib.import_module(self.target)
@@ -131,7 +146,10 @@ class _AliasLoader(importlib.abc.Loader):
     def exec_module(self, module):
         """The Kusari module already ran when it was imported; the import
         system gave it the alias's spec, so give its own back."""
+        alias = module.__spec__.name
         module.__spec__ = self.kusari_spec
+        if hasattr(module, '__path__'):
+            _register_imported_submodules(alias, module, self.prefixes)
 
 
 class _GroupLoader(importlib.abc.Loader):
@@ -173,7 +191,8 @@ class _AliasFinder(importlib.abc.MetaPathFinder):
                 return None
             is_package = spec.submodule_search_locations is not None
         return importlib.machinery.ModuleSpec(
-            fullname, _AliasLoader(kusari_name), is_package=is_package)
+            fullname, _AliasLoader(kusari_name, self._prefixes),
+            is_package=is_package)
 
 
 def install(aliases=None):

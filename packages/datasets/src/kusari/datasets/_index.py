@@ -47,7 +47,9 @@ def positions(owner, index, length):
 
     A slice gives a ``range``; a list or an integer array gives a list of
     positions in ``range(length)``, each checked as by :func:`position`.
-    A boolean list or array of length ``length`` selects where it is true.
+    A boolean list or array of length ``length`` selects where it is true;
+    one of another length is a ValueError, as in Chainer (a mask that does
+    not fit the dataset is a bad value, not a position out of range).
     """
     if isinstance(index, slice):
         return range(length)[index]
@@ -61,7 +63,7 @@ def positions(owner, index, length):
             f'{array.dtype}')
     if array.dtype.kind == 'b':
         if len(array) != length:
-            raise IndexError(
+            raise ValueError(
                 f'{_name(owner)}: a boolean index must have the length of '
                 f'the dataset, {length}, got {len(array)}')
         return numpy.flatnonzero(array).tolist()

@@ -5,6 +5,7 @@ kusari-datasets, when an example is asked for, and come out as arrays of
 shape ``(channels, height, width)``; a greyscale image has one channel.
 """
 import functools
+import importlib.util
 import io
 import os
 import zipfile
@@ -15,6 +16,10 @@ from kusari.array import configuration
 from kusari.datasets import _per_process
 from kusari.datasets import concatenated_dataset
 from kusari.datasets import dataset_mixin
+
+
+#: Whether Pillow, which reads the images, is installed.
+available = importlib.util.find_spec('PIL') is not None
 
 
 def _pillow_image(owner):

@@ -23,6 +23,10 @@ class Iterator:
     A subclass implements :meth:`__next__` and, to be resumable from a
     snapshot, :meth:`serialize`. ``with iterator:`` calls :meth:`finalize`
     on leaving the block.
+
+    There is no ``reset`` here, as in Chainer: an iterator that can start
+    over defines it, and code that needs a fresh pass over one that does
+    not (the ``Evaluator`` extension) iterates over a copy instead.
     """
 
     def __iter__(self):
@@ -36,11 +40,6 @@ class Iterator:
     def next(self):
         """The next mini-batch (same as ``next(iterator)``)."""
         return self.__next__()
-
-    def reset(self):
-        """Go back to the beginning of the first epoch."""
-        raise NotImplementedError(
-            f'{type(self).__name__} does not support reset()')
 
     def finalize(self):
         """Release what the iterator holds (worker processes, threads).

@@ -1,9 +1,10 @@
 """Serialization in the HDF5 format.
 
 Needs h5py, the ``hdf5`` extra: ``pip install "kusari-serializers[hdf5]"``.
-h5py is imported when an HDF5 serializer is first used, not before. Each
-child is a group and each value a dataset, so the file can be browsed with
-any HDF5 tool.
+h5py is imported when an HDF5 serializer is first used, not before; without
+it, every HDF5 serializer and function raises RuntimeError, as in Chainer.
+Each child is a group and each value a dataset, so the file can be browsed
+with any HDF5 tool.
 """
 import os
 
@@ -20,10 +21,22 @@ def _h5py(caller):
     try:
         import h5py
     except ImportError as error:
-        raise ImportError(
+        raise RuntimeError(
             f'{caller} needs h5py, which is not installed: install the hdf5 '
             f'extra with  pip install "kusari-serializers[hdf5]"') from error
     return h5py
+
+
+def __getattr__(name):
+    # Chainer's ``hdf5._available``: whether h5py can be imported. It is
+    # asked each time, since h5py is imported only when first used.
+    if name == '_available':
+        try:
+            _h5py('hdf5')
+        except RuntimeError:
+            return False
+        return True
+    raise AttributeError(f'module {__name__!r} has no attribute {name!r}')
 
 
 class HDF5Serializer(Serializer):
@@ -57,6 +70,10 @@ class HDF5Serializer(Serializer):
             'HDF5Serializer', f'{self.group.name}/{name}'.lstrip('/'), value)
         options = {}
         if array is None:
+            if h5py.version.version_tuple < (2, 7, 0):
+                raise RuntimeError(
+                    'HDF5Serializer: storing None needs h5py 2.7.0 or later '
+                    f'(h5py.Empty), got h5py {h5py.version.version}')
             array = h5py.Empty('f')
         else:
             if array.size > 1:  # HDF5 cannot compress a scalar
@@ -70,6 +87,11 @@ class HDF5Serializer(Serializer):
 
 class HDF5Deserializer(Deserializer):
     """Deserializer that reads values from an HDF5 group.
+
+    A child whose group is in the file reads from that group
+    (``deserializer['x'].group`` is the group ``x``, as in Chainer); one
+    whose group is missing reads nothing, so its values raise KeyError, or
+    with ``strict=False`` are left as they are.
 
     Args:
         group (h5py.Group): Where to read from; an ``h5py.File`` is its root
@@ -86,21 +108,31 @@ class HDF5Deserializer(Deserializer):
         self.group = group
         self.strict = strict
         self.path = _paths.normalize_path('HDF5Deserializer', path)
+        # Errors name keys from the group and prefix the user gave: the
+        # prefix of the object being loaded, and this one's prefix.
         self._source = _describe(group)
-        # The prefix of the object being loaded, for the paths in errors.
         self._root = self.path
+        self._prefix = self.path
 
     def __getitem__(self, key):
-        child = HDF5Deserializer(
-            self.group, strict=self.strict,
-            path=_paths.child_path('HDF5Deserializer', self.path, key))
+        path = _paths.child_path('HDF5Deserializer', self.path, key)
+        member = self.group.get(path)
+        if isinstance(member, _h5py('HDF5Deserializer').Group):
+            child = HDF5Deserializer(member, strict=self.strict)
+        else:
+            child = HDF5Deserializer(self.group, strict=self.strict,
+                                     path=path)
+        child._source = self._source
         child._root = self._root
+        child._prefix = _paths.child_path('HDF5Deserializer', self._prefix,
+                                          key)
         return child
 
     def __call__(self, key, value):
         h5py = _h5py('HDF5Deserializer')
         name = _paths.full_key('HDF5Deserializer', self.path, key)
-        described = _paths.describe_key(self._root, name)
+        described = _paths.describe_key(
+            self._root, _paths.full_key('HDF5Deserializer', self._prefix, key))
         source = self._source
         try:
             dataset = self.group.get(name)

@@ -116,6 +116,22 @@ def _checked_ignore_names(ignore_names):
     return rules
 
 
+def serialize(obj):
+    """Flatten an object into a dict, as :func:`save_npz` writes it.
+
+    Args:
+        obj: Object with a ``serialize(serializer)`` method.
+
+    Returns:
+        dict: ``'path/to/key'`` -> NumPy array, by
+        :class:`DictionarySerializer`.
+    """
+    check_serializable('serialize', obj)
+    serializer = DictionarySerializer()
+    serializer.save(obj)
+    return serializer.target
+
+
 def save_npz(file, obj, compression=True):
     """Save an object to an NPZ file.
 
@@ -137,14 +153,13 @@ def save_npz(file, obj, compression=True):
         raise TypeError(
             f'save_npz: file must be a path or a binary file object, got '
             f'{type(file).__name__}')
-    serializer = DictionarySerializer()
-    serializer.save(obj)
+    target = serialize(obj)
     if hasattr(file, 'write'):
-        _npz_format.write(file, serializer.target, compression)
+        _npz_format.write(file, target, compression)
         return
     with _atomic.replacing(file) as temporary:
         with open(temporary, 'wb') as stream:
-            _npz_format.write(stream, serializer.target, compression)
+            _npz_format.write(stream, target, compression)
 
 
 def load_npz(file, obj, path='', strict=True, ignore_names=None):

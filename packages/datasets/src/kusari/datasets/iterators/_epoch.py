@@ -83,6 +83,17 @@ def advance(state, batch_size, repeat, order_sampler, dataset_length):
     return EpochState(position, epoch, is_new_epoch, order), indices
 
 
+def _serialize_first_present(serializer, keys, value):
+    """``serializer(key, value)`` with the first of ``keys``, trying the
+    next where a deserializer has no such key."""
+    for key in keys[:-1]:
+        try:
+            return serializer(key, value)
+        except KeyError:
+            pass
+    return serializer(keys[-1], value)
+
+
 class EpochIterator(iterator.Iterator):
     """An iterator over ``dataset[i]`` for ``i`` in an order that an order
     sampler may renew every epoch; subclasses decide how examples load.
@@ -93,9 +104,10 @@ class EpochIterator(iterator.Iterator):
     requires ``shuffle=None``.
     """
 
-    # The key of the order in snapshots (Chainer's MultithreadIterator
-    # saves it as '_order').
-    _order_key = 'order'
+    # The keys of the order in snapshots: the first is written, the other
+    # read where the first is missing (Chainer's MultithreadIterator, and
+    # SerialIterator before v5, wrote '_order').
+    _order_keys = ('order', '_order')
 
     def __init__(self, dataset, batch_size, repeat=True, shuffle=None,
                  order_sampler=None):
@@ -126,8 +138,9 @@ class EpochIterator(iterator.Iterator):
     def reset(self):
         order = None
         if self.order_sampler is not None:
-            order = _next_order(self.order_sampler,
-                                numpy.arange(len(self.dataset)), 0)
+            # The first order sets the epoch size, which may differ from
+            # the dataset's (an order may repeat or skip examples).
+            order = self.order_sampler(numpy.arange(len(self.dataset)), 0)
         self._state = EpochState(0, 0, False, order)
         self._previous_epoch_detail = None
 
@@ -150,12 +163,15 @@ class EpochIterator(iterator.Iterator):
         return self._state.is_new_epoch
 
     @property
-    def epoch_detail(self):
+    def _epoch_size(self):
         order = self._state.order
-        epoch_size = len(self.dataset) if order is None else len(order)
-        if epoch_size == 0:
+        return len(self.dataset) if order is None else len(order)
+
+    @property
+    def epoch_detail(self):
+        if self._epoch_size == 0:
             return float(self.epoch)
-        return self.epoch + self.current_position / epoch_size
+        return self.epoch + self.current_position / self._epoch_size
 
     @property
     def previous_epoch_detail(self):
@@ -180,7 +196,12 @@ class EpochIterator(iterator.Iterator):
     def serialize(self, serializer):
         """Save or load ``current_position``, ``epoch``, ``is_new_epoch``,
         the order (when shuffling) and ``previous_epoch_detail`` (-1 for
-        None, as Chainer stores it)."""
+        None, as Chainer stores it).
+
+        Snapshots of older Chainer versions load too: one with the order
+        under the other key, or without ``previous_epoch_detail``, which is
+        then estimated as one batch before the loaded position.
+        """
         position = serializer('current_position', self.current_position)
         epoch = serializer('epoch', self.epoch)
         is_new_epoch = serializer('is_new_epoch', self.is_new_epoch)
@@ -188,13 +209,25 @@ class EpochIterator(iterator.Iterator):
         if order is not None:
             # A deserializer copies into ``order`` in place and may return
             # it; a serializer returns what it stored.
-            loaded = serializer(self._order_key, order)
+            loaded = _serialize_first_present(serializer, self._order_keys,
+                                              order)
             if loaded is not None:
                 order = numpy.asarray(loaded)
-        previous = self._previous_epoch_detail
-        previous = serializer(
-            'previous_epoch_detail', -1.0 if previous is None else previous)
         self._state = EpochState(int(position), int(epoch),
                                  bool(is_new_epoch), order)
+        previous = self._previous_epoch_detail
+        try:
+            previous = serializer('previous_epoch_detail',
+                                  -1.0 if previous is None else previous)
+        except KeyError:
+            previous = self._estimated_previous_epoch_detail()
         self._previous_epoch_detail = None if previous < 0 \
             else float(previous)
+
+    def _estimated_previous_epoch_detail(self):
+        """``epoch_detail`` one batch ago, at least 0; -1 (None) at the
+        very start."""
+        if self.epoch_detail == 0 or self._epoch_size == 0:
+            return -1.0
+        return max(self.epoch_detail - self.batch_size / self._epoch_size,
+                   0.0)

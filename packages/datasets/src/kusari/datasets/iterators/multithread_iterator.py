@@ -64,7 +64,8 @@ class MultithreadIterator(_prefetch.PrefetchIterator):
     Call :meth:`finalize` (or use ``with``) to stop the threads.
     """
 
-    _order_key = '_order'  # Chainer's key: its snapshots load here
+    # Chainer's keys: its snapshots load here.
+    _order_keys = ('_order', 'order')
 
     def __init__(self, dataset, batch_size, repeat=True, shuffle=None,
                  n_threads=1, order_sampler=None):

@@ -1,7 +1,4 @@
 """Helpers on rows, keys and columns shared by the tabular views."""
-import numpy
-
-from kusari.array import backend
 from kusari.datasets import _index
 
 
@@ -31,14 +28,6 @@ def take(column, indices):
     if isinstance(column, (list, tuple)) and not isinstance(indices, slice):
         return [column[i] for i in indices]
     return column[indices]
-
-
-def concatenate(columns):
-    """Columns end to end: an array if all are arrays, else a list."""
-    xp = backend.get_array_module(*columns)
-    if all(isinstance(column, xp.ndarray) for column in columns):
-        return xp.concatenate(columns)
-    return [value for column in columns for value in column]
 
 
 def key_indices(dataset, keys):
@@ -74,9 +63,3 @@ def all_columns(key_indices, count):
     """``key_indices`` with ``None`` meaning all ``count`` columns."""
     return tuple(range(count)) if key_indices is None else key_indices
 
-
-def positions_array(selected):
-    """Selected rows (range or list) as an integer array."""
-    if isinstance(selected, range):
-        return numpy.arange(selected.start, selected.stop, selected.step)
-    return numpy.asarray(selected, dtype=numpy.intp)

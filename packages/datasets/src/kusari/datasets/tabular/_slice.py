@@ -21,7 +21,12 @@ class SliceHelper:
 
 
 class Slice(tabular_dataset.TabularDataset):
-    """Rows (a range or a position list) and columns of a base dataset."""
+    """Rows (a range or a position list) and columns of a base dataset.
+
+    The base dataset is read as the view is: rows chosen by slices reach it
+    as a slice, rows chosen by positions as a list, and the columns as
+    ``None`` when neither the view nor the reader picks any.
+    """
 
     def __init__(self, dataset, rows, keys):
         length = len(dataset)
@@ -34,7 +39,7 @@ class Slice(tabular_dataset.TabularDataset):
                 'slice: rows must be a slice, a list or an array, got '
                 f'{type(rows).__name__}')
         if keys is None:
-            self._key_indices = tuple(range(len(dataset.keys)))
+            self._key_indices = None
             self._mode = dataset.mode
         elif isinstance(keys, (tuple, list)):
             self._key_indices = _columns.key_indices(dataset, keys)
@@ -49,6 +54,8 @@ class Slice(tabular_dataset.TabularDataset):
 
     @property
     def keys(self):
+        if self._key_indices is None:
+            return self._dataset.keys
         return tuple(self._dataset.keys[i] for i in self._key_indices)
 
     @property
@@ -62,10 +69,12 @@ class Slice(tabular_dataset.TabularDataset):
             selected = self._rows[indices]
         else:
             selected = [self._rows[i] for i in indices]
-        wanted = _columns.all_columns(key_indices, len(self._key_indices))
+        if self._key_indices is not None:
+            wanted = _columns.all_columns(key_indices,
+                                          len(self._key_indices))
+            key_indices = tuple(self._key_indices[k] for k in wanted)
         return self._dataset.get_examples(
-            _columns.as_indices(selected),
-            tuple(self._key_indices[k] for k in wanted))
+            _columns.as_indices(selected), key_indices)
 
     def convert(self, data):
         return self._dataset.convert(data)
