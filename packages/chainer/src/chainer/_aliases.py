@@ -67,6 +67,7 @@ ALIASES = {
     'chainer.testing.attr': 'kusari.autograd.testing.attr',
     'chainer.testing.backend': 'kusari.autograd.testing.backend',
     'chainer.testing.condition': 'kusari.autograd.testing.condition',
+    'chainer.testing.distribution_test': 'kusari.distributions.testing',
     'chainer.testing.function_link':
         'kusari.autograd.testing.function_test_case',
     'chainer.testing.helper': 'kusari.autograd.testing.helper',

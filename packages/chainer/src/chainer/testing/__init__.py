@@ -1,5 +1,6 @@
 """``chainer.testing``: the testing helpers of autograd and serializers."""
 from kusari.autograd.testing import *  # NOQA
+from kusari.distributions.testing import distribution_unittest  # NOQA
 from kusari.serializers.testing import save_and_load  # NOQA
 from kusari.serializers.testing import save_and_load_hdf5  # NOQA
 from kusari.serializers.testing import save_and_load_npz  # NOQA
