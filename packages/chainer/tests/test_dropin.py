@@ -37,6 +37,7 @@ def test_name_exists(name):
     ('chainer.utils.type_check', 'kusari.autograd.utils.type_check'),
     ('chainer.variable', 'kusari.autograd.variable'),
     ('chainer.testing.attr', 'kusari.autograd.testing.attr'),
+    ('chainer.testing.distribution_test', 'kusari.distributions.testing'),
     ('chainer.dataset.convert', 'kusari.datasets.convert'),
     ('chainer.serializers', 'kusari.serializers'),
 ])

@@ -53,9 +53,6 @@ ABSENT = {
     'chainer.utils.meta': "final-class decorator of Chainer's own classes",
     'chainer.utils.nondeterministic':
         "cuDNN nondeterminism warning internal to Chainer's GPU kernels",
-    'chainer.testing.distribution_test':
-        "Chainer's test-case base for its own distributions; Kusari checks "
-        'them in conformance/distributions against scipy.stats',
     'chainer.utils.precision':
         "float16 upcast decorator internal to Chainer's functions",
 }
