@@ -39,8 +39,6 @@ ABSENT = {
         'pooling is its N-d pooling (chainer.functions.pooling.pooling_nd)',
     'chainer.testing.doctest_helper':
         "skip decorators of Chainer's own documentation build",
-    'chainer.testing.matrix':
-        "matrix generator of Chainer's own linear-algebra tests",
     'chainer.training.extensions.util':
         "terminal drawing of Chainer's ProgressBar, not a public API",
     'chainer.types': "typing aliases of Chainer's own annotations",

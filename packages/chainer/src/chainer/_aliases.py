@@ -71,6 +71,7 @@ ALIASES = {
     'chainer.testing.function_link':
         'kusari.autograd.testing.function_test_case',
     'chainer.testing.helper': 'kusari.autograd.testing.helper',
+    'chainer.testing.matrix': 'kusari.autograd.testing.matrix',
     'chainer.testing.parameterized': 'kusari.autograd.testing.parameterized',
     'chainer.testing.random': 'kusari.autograd.testing.random',
     'chainer.testing.serializer': 'kusari.serializers.testing',
