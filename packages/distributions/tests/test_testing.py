@@ -7,6 +7,7 @@ import scipy.stats
 
 from kusari import distributions as D
 from kusari.autograd import testing
+from kusari.autograd.testing import attr
 from kusari.distributions import testing as distribution_testing
 
 
@@ -42,9 +43,10 @@ def _normal_case(**attributes):
     return TestNormal
 
 
-def _run(case_class, *names):
+def _run(case_class, *names, device='cpu'):
     names = names or [name for name in dir(case_class)
-                      if name.startswith('test_') and name.endswith('_cpu')]
+                      if name.startswith('test_')
+                      and name.endswith(f'_{device}')]
     suite = unittest.TestSuite(case_class(name) for name in names)
     result = unittest.TestResult()
     testing.fix_random()(case_class)
@@ -132,3 +134,14 @@ def test_the_base_class_is_not_collected_but_subclasses_are():
     assert distribution_testing.distribution_unittest.__test__ is False
     assert _normal_case().__test__ is True
 
+
+
+@attr.gpu
+def test_gpu_tests_compare_the_distribution_on_the_gpu():
+    result = _run(_normal_case(), device='gpu')
+    assert result.testsRun == 15
+    assert not result.failures and not result.errors and not result.skipped, (
+        result.failures + result.errors + result.skipped)
+    result = _run(_normal_case(scipy_dist=scipy.stats.logistic),
+                  'test_log_prob_gpu')
+    assert len(result.failures) == 1
