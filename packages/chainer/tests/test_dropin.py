@@ -56,6 +56,18 @@ def test_import_needs_no_test_tools():
     assert chainer.testing.product({'a': [1]}) == [{'a': 1}]
 
 
+def test_testing_binds_its_helper_submodules():
+    import chainer.testing
+    from kusari.serializers import testing as serializers_testing
+    from kusari.training import testing as training_testing
+    code = ('import chainer.testing as t; '
+            't.training.get_trainer_with_mock_updater; '
+            't.serializer.save_and_load_npz')
+    subprocess.run([sys.executable, '-c', code], check=True)
+    assert chainer.testing.training is training_testing
+    assert chainer.testing.serializer is serializers_testing
+
+
 def test_classes_are_shared():
     from kusari.autograd import Variable
     assert chainer.Variable is Variable
