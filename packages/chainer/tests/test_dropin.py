@@ -37,6 +37,7 @@ def test_name_exists(name):
     ('chainer.utils.type_check', 'kusari.autograd.utils.type_check'),
     ('chainer.variable', 'kusari.autograd.variable'),
     ('chainer.testing.attr', 'kusari.autograd.testing.attr'),
+    ('chainer.testing.distribution_test', 'kusari.distributions.testing'),
     ('chainer.dataset.convert', 'kusari.datasets.convert'),
     ('chainer.serializers', 'kusari.serializers'),
 ])
@@ -65,6 +66,18 @@ def test_import_needs_no_test_tools():
     subprocess.run([sys.executable, '-c', code], check=True)
     import chainer.testing
     assert chainer.testing.product({'a': [1]}) == [{'a': 1}]
+
+
+def test_testing_binds_its_helper_submodules():
+    import chainer.testing
+    from kusari.serializers import testing as serializers_testing
+    from kusari.training import testing as training_testing
+    code = ('import chainer.testing as t; '
+            't.training.get_trainer_with_mock_updater; '
+            't.serializer.save_and_load_npz')
+    subprocess.run([sys.executable, '-c', code], check=True)
+    assert chainer.testing.training is training_testing
+    assert chainer.testing.serializer is serializers_testing
 
 
 def test_classes_are_shared():

@@ -39,8 +39,6 @@ ABSENT = {
         'pooling is its N-d pooling (chainer.functions.pooling.pooling_nd)',
     'chainer.testing.doctest_helper':
         "skip decorators of Chainer's own documentation build",
-    'chainer.testing.matrix':
-        "matrix generator of Chainer's own linear-algebra tests",
     'chainer.training.extensions.util':
         "terminal drawing of Chainer's ProgressBar, not a public API",
     'chainer.types': "typing aliases of Chainer's own annotations",
@@ -53,9 +51,6 @@ ABSENT = {
     'chainer.utils.meta': "final-class decorator of Chainer's own classes",
     'chainer.utils.nondeterministic':
         "cuDNN nondeterminism warning internal to Chainer's GPU kernels",
-    'chainer.testing.distribution_test':
-        "Chainer's test-case base for its own distributions; Kusari checks "
-        'them in conformance/distributions against scipy.stats',
     'chainer.utils.precision':
         "float16 upcast decorator internal to Chainer's functions",
 }

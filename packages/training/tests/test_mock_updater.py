@@ -42,3 +42,29 @@ def test_update_calls_update_core():
     trainer.run()
     assert trainer.updater.update_core.call_count == 3
     assert trainer.updater.get_optimizer('main').t == 3
+
+
+@pytest.mark.parametrize('iter_per_epoch, expected', [
+    # (iteration, epoch, is_new_epoch) after each update, as in Chainer.
+    (2.5, [(1, 0, False), (2, 0, False), (3, 1, True), (4, 1, False),
+           (5, 2, True), (6, 2, False)]),
+    (0.5, [(1, 2, True), (2, 4, True), (3, 6, True), (4, 8, True),
+           (5, 10, True), (6, 12, True)]),
+])
+def test_epochs_of_a_fractional_number_of_iterations(iter_per_epoch,
+                                                     expected):
+    trainer = testing.get_trainer_with_mock_updater(
+        (6, 'iteration'), iter_per_epoch=iter_per_epoch)
+    seen = []
+    trainer.extend(lambda t: seen.append(
+        (t.updater.iteration, t.updater.epoch, t.updater.is_new_epoch)),
+        trigger=(1, 'iteration'))
+    trainer.run()
+    assert seen == expected
+    assert trainer.updater.epoch_detail == 6 / iter_per_epoch
+
+
+@pytest.mark.parametrize('iter_per_epoch', [0, -1, True, '2'])
+def test_iter_per_epoch_must_be_a_positive_number(iter_per_epoch):
+    with pytest.raises(ValueError, match='positive number'):
+        testing.get_trainer_with_mock_updater(iter_per_epoch=iter_per_epoch)

@@ -6,6 +6,7 @@ import numpy
 import pytest
 
 from kusari.autograd import testing
+from kusari.autograd.testing import parameterized
 
 
 def case_class(module, name='TestFoo', base=unittest.TestCase, **members):
@@ -175,3 +176,8 @@ def test_pytest_style_names_and_values(module):
 def test_pytest_style_rejects_malformed_arguments(names, values, error):
     with pytest.raises(error, match='from_pytest_parameterize'):
         testing.from_pytest_parameterize(names, values)
+
+
+def test_product_dict_orig_is_product_dict_for_chainers_conftest():
+    # Chainer's conftest restores testing.product_dict from this name.
+    assert parameterized._product_dict_orig is testing.product_dict

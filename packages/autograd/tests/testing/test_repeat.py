@@ -90,7 +90,25 @@ def test_exported_by_testing():
     assert testing.condition.retry is condition.retry
 
 
-@pytest.mark.parametrize('times, min_success', [(0, 0), (2, 3), (2, -1)])
-def test_rejects_impossible_counts(times, min_success):
-    with pytest.raises(ValueError, match='repeat_with_success_at_least'):
-        condition.repeat_with_success_at_least(times, min_success)
+def test_rejects_more_successes_than_trials_as_chainer_does():
+    with pytest.raises(AssertionError, match='min_success must be at most'):
+        condition.repeat_with_success_at_least(10, 11)
+
+
+def test_rejects_counts_that_are_not_ints():
+    with pytest.raises(TypeError, match='repeat_with_success_at_least'):
+        condition.repeat_with_success_at_least(2.0, 1)
+
+
+@pytest.mark.parametrize('decorator', [condition.repeat(3),
+                                       condition.retry(3)])
+def test_pytest_skip_in_a_trial_is_a_unittest_skip(decorator):
+    calls = []
+
+    @decorator
+    def test():
+        calls.append(1)
+        pytest.skip('not here')
+    with pytest.raises(unittest.SkipTest, match='not here'):
+        test()
+    assert calls == [1]

@@ -68,9 +68,11 @@ ALIASES = {
     'chainer.testing.attr': 'kusari.autograd.testing.attr',
     'chainer.testing.backend': 'kusari.autograd.testing.backend',
     'chainer.testing.condition': 'kusari.autograd.testing.condition',
+    'chainer.testing.distribution_test': 'kusari.distributions.testing',
     'chainer.testing.function_link':
         'kusari.autograd.testing.function_test_case',
     'chainer.testing.helper': 'kusari.autograd.testing.helper',
+    'chainer.testing.matrix': 'kusari.autograd.testing.matrix',
     'chainer.testing.parameterized': 'kusari.autograd.testing.parameterized',
     'chainer.testing.random': 'kusari.autograd.testing.random',
     'chainer.testing.serializer': 'kusari.serializers.testing',

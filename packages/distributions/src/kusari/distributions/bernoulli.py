@@ -1,4 +1,7 @@
 """Bernoulli distribution."""
+import numpy
+
+from kusari.array import backend
 from kusari.autograd import functions as F
 from kusari.distributions import distribution
 from kusari.distributions import registry
@@ -50,17 +53,7 @@ class Bernoulli(distribution.Distribution):
         return {'logit': self.logit}
 
     def log_prob(self, x):
-        x = utils.as_float(x, self.p.dtype)
-        logit = self.logit
-
-        def log_density(x):
-            return x * logit - F.softplus(logit)
-
-        if not self.binary_check:
-            return log_density(x)
-        x_array = utils.as_array(x)
-        return utils.log_prob_on_support(
-            x, (x_array != 0) & (x_array != 1), 0.0, log_density)
+        return _bernoulli_log_prob(self.logit, x, self.binary_check)
 
     @property
     def mean(self):
@@ -73,8 +66,11 @@ class Bernoulli(distribution.Distribution):
 
     @property
     def entropy(self):
+        # An infinite logit is a p of 0 or 1: a certain outcome.
         logit = self.logit
-        return F.softplus(logit) - self.p * logit
+        return utils.defined_where(
+            logit, self.xp.isinf(logit.array), 0.0,
+            lambda logit: F.softplus(logit) - F.sigmoid(logit) * logit, 0.0)
 
     @property
     def support(self):
@@ -84,6 +80,37 @@ class Bernoulli(distribution.Distribution):
         shape = utils.sample_shape(n, self.batch_shape)
         draws = self.xp.random.binomial(1, self.p.array, size=shape)
         return utils.constant(draws)
+
+
+def _bernoulli_log_prob(logit, x, binary_check=False):
+    """``x log p + (1 - x) log(1 - p)`` of the log-odds ``logit``, computed
+    as ``x logit - softplus(logit)``.
+
+    Where ``p`` is 1 (``logit`` is ``inf``) it is ``log x``, and where
+    ``p`` is 0 it is ``log(1 - x)``, as in Chainer: 0 and ``-inf`` at the
+    values 0 and 1, with no NaN from ``inf - inf``. With ``binary_check``
+    it is ``-inf`` at values other than 0 and 1. The gradient flows to
+    ``logit`` only; ``x`` is taken in ``logit``'s dtype.
+    """
+    logit = utils.as_variable(logit)
+    x = utils.constant(
+        utils.as_array(x).astype(logit.dtype, copy=False))
+    logit_array = logit.array
+    xp = backend.get_array_module(logit_array)
+    infinite = xp.isinf(logit_array)
+    log_prob = utils.defined_where(
+        logit, infinite, 0.0,
+        lambda logit: x * logit - F.softplus(logit), 0.0)
+    if infinite.any():
+        log_prob = utils.where(infinite & (logit_array > 0), F.log(x),
+                               log_prob)
+        log_prob = utils.where(infinite & (logit_array < 0), F.log(1 - x),
+                               log_prob)
+    if binary_check:
+        x_array = x.array
+        log_prob = utils.where((x_array != 0) & (x_array != 1), -numpy.inf,
+                               log_prob)
+    return log_prob
 
 
 @registry.register_kl(Bernoulli, Bernoulli)

@@ -27,7 +27,7 @@ class Exponential(distribution.Distribution):
             lambda x: F.log(self.lam) - self.lam * x)
 
     def cdf(self, x):
-        return -F.expm1(-self.lam * F.relu(x))
+        return -F.expm1(-self.lam * F.relu(utils.as_variable(x)))
 
     def icdf(self, x):
         return -F.log1p(-utils.as_variable(x)) / self.lam

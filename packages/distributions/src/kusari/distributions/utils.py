@@ -11,6 +11,7 @@ import math
 import numpy
 
 from kusari.array import backend
+from kusari.autograd import function_node
 from kusari.autograd import functions as F
 from kusari.autograd import variable
 from kusari.distributions import distribution
@@ -120,28 +121,43 @@ def where(condition, x, y):
     return F.where(xp.asarray(condition), x, y)
 
 
-def log_prob_on_support(x, outside, inside_value, log_density):
-    """``log_density(x)``, and ``-inf`` where the bool array ``outside``
+def defined_where(x, undefined, safe_value, function, fill):
+    """``function(x)``, and ``fill`` where the bool array ``undefined``
     holds.
 
-    Points outside the support are first replaced by ``inside_value``, so
-    that neither the density nor its gradient there turns into NaN.
+    The points where ``function`` is undefined are first replaced by
+    ``safe_value``, so that neither its value nor its gradient there turns
+    into NaN (which the gradient of ``where`` would carry on).
     """
-    if not bool(outside.any()):
-        return log_density(as_variable(x))
-    safe = where(outside, inside_value, x)
-    return where(outside, -numpy.inf, log_density(safe))
+    x = as_variable(x)
+    if not bool(undefined.any()):
+        return function(x)
+    safe = where(undefined, safe_value, x)
+    return where(undefined, fill, function(safe))
+
+
+def log_prob_on_support(x, outside, inside_value, log_density):
+    """``log_density(x)``, and ``-inf`` where the bool array ``outside``
+    holds (see :func:`defined_where`)."""
+    return defined_where(x, outside, inside_value, log_density, -numpy.inf)
 
 
 def as_variable(x):
     """``x`` as a Variable, so that arithmetic on it stays an array even
-    for 0-dim inputs (NumPy would make scalars of them)."""
-    return variable.as_variable(x)
+    for 0-dim inputs (NumPy would make scalars of them); a NumPy scalar, as
+    arithmetic on 0-dim arrays gives, becomes a 0-dim array."""
+    if isinstance(x, variable.Variable):
+        return x
+    return variable.as_variable(as_array(x))
 
 
 def as_array(x):
-    """The array of ``x`` (a Variable or an array)."""
-    return x.array if isinstance(x, variable.Variable) else x
+    """The array of ``x`` (a Variable, an array or a NumPy scalar)."""
+    if isinstance(x, variable.Variable):
+        return x.array
+    if isinstance(x, numpy.generic):
+        return numpy.asarray(x)
+    return x
 
 
 def xlogx(x):
@@ -150,6 +166,31 @@ def xlogx(x):
     zero = as_array(x) == 0
     safe = where(zero, xp.ones((), x.dtype), x)
     return x * F.log(safe)
+
+
+def _modified_xlogx(x):
+    """``x log x``, 0 at 0, whose gradient is the derivative ``log x + 1``
+    (``-inf`` at 0, with NumPy's divide-by-zero RuntimeWarning); Chainer's
+    name. :func:`xlogx` keeps the gradient finite at 0."""
+    y, = ModifiedXLogX().apply((x,))
+    return y
+
+
+class ModifiedXLogX(function_node.FunctionNode):
+    """``y = x log x`` with ``y = 0`` at ``x = 0``."""
+
+    def forward(self, inputs):
+        x, = inputs
+        self.retain_inputs((0,))
+        xp = backend.get_array_module(x)
+        zero = x == 0
+        y = x * xp.log(xp.where(zero, 1, x))
+        return xp.asarray(y, dtype=x.dtype),
+
+    def backward(self, indexes, grad_outputs):
+        x, = self.get_retained_inputs()
+        gy, = grad_outputs
+        return gy * (F.log(x) + 1),
 
 
 def log_beta(a, b):

@@ -11,6 +11,7 @@ from kusari.autograd.testing.function_test_case import (  # NOQA
 from kusari.autograd.testing.helper import patch  # NOQA
 from kusari.autograd.testing.helper import with_requires  # NOQA
 from kusari.autograd.testing.helper import without_requires  # NOQA
+from kusari.autograd.testing.matrix import generate_matrix  # NOQA
 from kusari.autograd.testing.parameterized import (  # NOQA
     from_pytest_parameterize)
 from kusari.autograd.testing.parameterized import parameterize  # NOQA

@@ -10,20 +10,27 @@ import functools
 import traceback
 import unittest
 
+import pytest
+
 
 def repeat_with_success_at_least(times, min_success):
     """Decorator: pass when at least ``min_success`` of ``times`` trials
     pass.
 
-    A skipped trial skips the test. The failure says how many trials
-    failed and passed, with the first failure's traceback.
+    A skipped trial (by ``unittest.SkipTest`` or ``pytest.skip``) skips
+    the test with ``unittest.SkipTest``. The failure says how many trials
+    failed and passed, with the first failure's traceback. A
+    ``min_success`` above ``times`` can never pass: an AssertionError, as
+    in Chainer.
     """
-    if not (isinstance(times, int) and isinstance(min_success, int)
-            and 0 <= min_success <= times and times >= 1):
-        raise ValueError(
-            f'repeat_with_success_at_least: need ints with '
-            f'0 <= min_success <= times and times >= 1, got times={times!r}, '
-            f'min_success={min_success!r}')
+    if not (isinstance(times, int) and isinstance(min_success, int)):
+        raise TypeError(
+            f'repeat_with_success_at_least: times and min_success must be '
+            f'ints, got times={times!r}, min_success={min_success!r}')
+    if min_success > times:
+        raise AssertionError(
+            f'repeat_with_success_at_least: min_success must be at most '
+            f'times, got times={times!r}, min_success={min_success!r}')
 
     def decorator(test):
         @functools.wraps(test)
@@ -40,6 +47,8 @@ def repeat_with_success_at_least(times, min_success):
                     _run_trial(test, args, kwargs)
                 except unittest.SkipTest:
                     raise
+                except pytest.skip.Exception as skipped:
+                    raise unittest.SkipTest(skipped.msg) from skipped
                 except Exception:
                     failures += 1
                     first_failure = first_failure or traceback.format_exc()
