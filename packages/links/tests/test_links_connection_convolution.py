@@ -298,6 +298,22 @@ def test_from_params_rebuilds_the_layer(cls, options):
     numpy.testing.assert_array_equal(copy(x).array, link(x).array)
 
 
+@pytest.mark.parametrize('cls', [L.Convolution2D, L.ConvolutionND,
+                                 L.Deconvolution2D])
+def test_from_params_takes_the_parameters_of_a_lazy_layer(cls):
+    # Chainer's own idiom: shape a lazy layer by its in_channels with
+    # _initialize_params, then copy its Parameters (not arrays).
+    args = (2, 6, 3) if cls is L.ConvolutionND else (6, 3)
+    link = cls(*args, groups=2)
+    assert link.W.array is None
+    link._initialize_params(4)
+    assert link.in_channels == 4
+    copy = cls.from_params(link.W, link.b, groups=2)
+    assert copy.W.shape == link.W.shape
+    numpy.testing.assert_array_equal(copy.W.array, link.W.array)
+    assert copy.W.array is not link.W.array
+
+
 def test_printed_specs():
     assert str(L.Deconvolution2D(3, 2, 3, 2, outsize=(5, 5))) == (
         'Deconvolution2D(in_channels=3, out_channels=2, ksize=(3, 3), '
