@@ -228,3 +228,14 @@ def test_gpu_copyto_casts_and_broadcasts():
     strided = cupy.zeros((4, 6))[:, ::2]
     backend.copyto(strided, numpy.ones((4, 3)))
     assert float(strided.sum()) == 12.0
+
+
+def test_device_resident_to_cpu_is_deprecated_but_works():
+    # Chainer v7 deprecates to_cpu / to_gpu / to_intel64 for to_device.
+    from kusari.array import device_resident
+    resident = device_resident.DeviceResident()
+    with pytest.warns(DeprecationWarning,
+                      match=r"DeviceResident.to_cpu is deprecated.*"
+                            r"to_device\('@numpy'\)"):
+        assert resident.to_cpu() is resident
+    assert resident.device == backend.CpuDevice()
