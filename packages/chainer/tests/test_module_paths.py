@@ -171,10 +171,13 @@ def test_performance_warning_is_a_runtime_warning():
 def test_experimental_warns_unless_disabled(monkeypatch):
     module = importlib.import_module('chainer.utils.experimental')
     assert module.experimental is chainer.utils.experimental
+    # Chainer's switch exists, off by default (Chainer's tests save and
+    # restore it).
+    assert chainer.disable_experimental_feature_warning is False
     with pytest.warns(FutureWarning, match='my_api is experimental'):
         chainer.utils.experimental('my_api')
     monkeypatch.setattr(chainer, 'disable_experimental_feature_warning',
-                        True, raising=False)
+                        True)
     with warnings.catch_warnings():
         warnings.simplefilter('error')
         chainer.utils.experimental('my_api')

@@ -4,6 +4,7 @@ import numpy
 import pytest
 
 from kusari.autograd import Variable
+from kusari.autograd.utils import type_check
 from kusari.autograd import testing as autograd_testing
 from kusari.autograd.functions.connection.convolution_2d import \
     Convolution2DFunction
@@ -242,7 +243,9 @@ def test_lazy_layer_rejects_the_wrong_ndim_before_initializing(
         cls, ndim, shape):
     link = cls(None, 2, 3) if cls is not L.LocalConvolution2D else \
         cls(None, 2, ksize=3)
-    with pytest.raises(ValueError) as info:
+    # Chainer's InvalidType (its function's type check), with the layer's
+    # message.
+    with pytest.raises(type_check.InvalidType) as info:
         link(numpy.ones(shape, numpy.float32))
     message = str(info.value)
     assert cls.__name__ in message and str(shape) in message

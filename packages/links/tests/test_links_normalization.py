@@ -235,7 +235,8 @@ def test_lazy_sizes_and_bad_input():
                                   rtol=1e-4)
     assert group.gamma.shape == (4,)
     layer = L.LayerNormalization()
-    with pytest.raises(ValueError, match='expected 2 axes'):
+    with pytest.raises(TypeError, match='expected 2 axes'):
+        # Chainer's InvalidType, a TypeError.
         layer(numpy.zeros((2, 4, 1), numpy.float32))
     with pytest.raises(ValueError, match='groups=3 does not divide'):
         L.DecorrelatedBatchNormalization(4, groups=3)

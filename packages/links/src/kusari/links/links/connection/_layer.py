@@ -5,6 +5,7 @@ import operator
 
 from kusari.array import initializers
 from kusari.autograd.functions.connection import _geometry
+from kusari.autograd.utils import type_check
 from kusari.autograd.variable import Parameter
 
 
@@ -78,9 +79,13 @@ def operands(link, xs, param_name, shape_arg):
 
 def expect_ndim(link, x, ndim, layout):
     """Before a lazy parameter takes its shape from ``x``: raise, naming
-    the link and the shapes, unless ``x`` has ``ndim`` axes."""
-    if getattr(x, 'ndim', None) != ndim:
-        raise ValueError(
+    the link and the shapes, unless ``x`` has ``ndim`` axes. The error is
+    the InvalidType that the layer's function would raise in Chainer,
+    which shapes the parameter first."""
+    actual = getattr(x, 'ndim', None)
+    if actual != ndim:
+        raise type_check.InvalidType(
+            f'x.ndim == {ndim}', f'x.ndim = {actual}',
             f'{link._describe()}: cannot infer the input size from x of '
             f'shape {getattr(x, "shape", None)}: expected {ndim} axes '
             f'{layout}')
