@@ -16,8 +16,6 @@ PATHS = Path(__file__).with_name('chainer_module_paths.txt')
 ABSENT = {
     'chainer.exporters':
         'Caffe export: Caffe is dead; onnx_chainer replaces it',
-    'chainer.links.caffe':
-        'Caffe import: needs Caffe protobuf definitions; Caffe is dead',
     'chainer.functions.theano': 'Theano is discontinued',
     'chainer.links.theano': 'Theano is discontinued',
     'chainer.graph_optimizations':

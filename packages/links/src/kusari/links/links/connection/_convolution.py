@@ -91,9 +91,9 @@ class ConvolutionBase(link.Link):
     def from_params(cls, W, b=None, stride=1, pad=0, nobias=False,
                     **kwargs):
         """A layer whose ``W`` (and ``b``, else zeros unless ``nobias``)
-        start as copies of the given arrays (or Variables); the channels and ksize are
-        read from ``W``'s shape. ``kwargs`` are the layer's other options
-        (``dilate``, ``groups``, ...)."""
+        start as copies of the given arrays (or Variables); the channels
+        and ksize are read from ``W``'s shape. ``kwargs`` are the layer's
+        other options (``dilate``, ``groups``, ...)."""
         W, b = variable.as_array(W), variable.as_array(b)
         groups = kwargs.get('groups', 1)
         first, second = W.shape[:2]
