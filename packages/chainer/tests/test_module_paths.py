@@ -22,8 +22,6 @@ ABSENT = {
         'static subgraph optimization was experimental and is not ported',
     'chainer.iterators.dali_iterator':
         'NVIDIA DALI pipelines are out of scope for a NumPy/CuPy framework',
-    'chainer.memory_layouts':
-        'experimental cuDNN channel-last layouts are not ported',
     'chainer.functions.pooling.average_pooling_nd_kernel':
         "CUDA kernel source generator of Chainer's own N-d pooling",
     'chainer.functions.pooling.max_pooling_nd_kernel':
@@ -160,6 +158,18 @@ def test_argument_parsing():
     argument.assert_kwargs_empty({})
     with pytest.raises(TypeError, match=r"test_argument_parsing\(\) .*'z'"):
         argument.assert_kwargs_empty({'z': 1})
+
+
+def test_memory_layout_names_and_the_standard_layout():
+    from chainer import memory_layouts
+    # None is the standard layout, the only one Kusari computes in.
+    assert memory_layouts.CUDNN_CHANNEL_FIRST_X is None
+    assert memory_layouts.CUDNN_CHANNEL_FIRST_W is None
+    assert memory_layouts.CUDNN_CHANNEL_LAST_X != \
+        memory_layouts.CUDNN_CHANNEL_LAST_W
+    with pytest.raises(TypeError):
+        chainer.Variable(numpy.zeros((1, 2, 2, 3), numpy.float32),
+                         layout=memory_layouts.CUDNN_CHANNEL_LAST_X)
 
 
 def test_performance_warning_is_a_runtime_warning():
