@@ -60,6 +60,10 @@ def test_weight_hooks_need_a_link_and_its_weight():
     with pytest.raises(ValueError, match='link.add_hook'):
         with SpectralNormalization():
             pass
+    # Chainer's WeightStandardization raises NotImplementedError there.
+    with pytest.raises(NotImplementedError, match='link.add_hook'):
+        with WeightStandardization():
+            pass
     with pytest.raises(ValueError, match="no parameter 'V'"):
         Linear(2, 2).add_hook(WeightStandardization(weight_name='V'))
     lazy = Linear(None, 2)

@@ -3,6 +3,11 @@ its weight parameter is replaced by a function of it, then put back."""
 from kusari.links import link_hook
 
 
+class GlobalHookError(ValueError, NotImplementedError):
+    """A weight hook used as a global hook (``with hook:``); a
+    NotImplementedError too, as Chainer's WeightStandardization raises."""
+
+
 class WeightHook(link_hook.LinkHook):
     """Base of hooks that make a link compute with ``transform(W)``.
 
@@ -20,8 +25,9 @@ class WeightHook(link_hook.LinkHook):
 
     def added(self, link):
         if link is None:
-            raise ValueError(f'{type(self).__name__}: the hook works on one '
-                             f'link; register it with link.add_hook')
+            raise GlobalHookError(
+                f'{type(self).__name__}: the hook works on one link; '
+                f'register it with link.add_hook')
         if self.weight_name not in link._params:
             raise ValueError(
                 f'{type(self).__name__}: {type(link).__name__} has no '
