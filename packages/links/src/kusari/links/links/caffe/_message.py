@@ -216,8 +216,10 @@ class RepeatedScalarContainer:
     __hash__ = None
 
     def __array__(self, dtype=None, copy=None):
-        kind_dtype = _KINDS[self._field.kind][1]
-        return numpy.array(self._values, dtype=dtype or kind_dtype)
+        # Values read from a file are one read-only array: no copy of
+        # it unless asked.
+        make = numpy.array if copy else numpy.asarray
+        return make(self._values, dtype=dtype or _KINDS[self._field.kind][1])
 
     def __repr__(self):
         return repr(list(self))
