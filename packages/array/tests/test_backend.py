@@ -249,3 +249,14 @@ def test_gpu_device_copies_and_pickles_by_its_specifier():
     device = backend.get_device('@cupy:0')
     for copied in _copied_and_unpickled(device):
         assert copied == device and copied.xp is device.xp
+
+
+def test_device_resident_to_cpu_is_deprecated_but_works():
+    # Chainer v7 deprecates to_cpu / to_gpu / to_intel64 for to_device.
+    from kusari.array import device_resident
+    resident = device_resident.DeviceResident()
+    with pytest.warns(DeprecationWarning,
+                      match=r"DeviceResident.to_cpu is deprecated.*"
+                            r"to_device\('@numpy'\)"):
+        assert resident.to_cpu() is resident
+    assert resident.device == backend.CpuDevice()

@@ -87,3 +87,26 @@ def test_nondifferentiable_points_are_looked_for_within_eps():
     _numerical_grad_of_abs_around(0.0015)
     with pytest.raises(gradient_check.NondifferentiableError):
         _numerical_grad_of_abs_around(0.0005)
+
+
+def test_params_may_be_one_parameter_shaped_by_the_first_call():
+    # As in Chainer: params is a Variable or a sequence of them, and a
+    # lazy parameter is read after func has run once (and shaped it).
+    from kusari.autograd import Parameter
+    beta = Parameter(0.5)
+
+    def swish_like(x):
+        if beta.array is None:
+            beta.initialize(x.shape)
+        return x * beta
+
+    x, gy = X.astype(numpy.float32), GY.astype(numpy.float32)
+    gradient_check.check_backward(swish_like, x, gy, beta, atol=1e-3,
+                                  rtol=1e-3)
+    assert beta.shape == X.shape
+
+    def wrong(x):
+        return x * beta.array + beta * 0  # beta's gradient is lost
+    with pytest.raises(AssertionError):
+        gradient_check.check_backward(wrong, x, gy, beta, atol=1e-3,
+                                      rtol=1e-3)

@@ -11,8 +11,6 @@ NAMES = Path(__file__).resolve().parents[3].parent / 'shared' / \
 
 # Single names deliberately absent, with the reason.
 ABSENT = {
-    'chainer.links.caffe.CaffeFunction':
-        'Caffe import: needs Caffe protobuf definitions; Caffe is dead',
     'chainer.exporters.caffe.export':
         'Caffe export: Caffe is dead; ONNX export replaces it (issue 10)',
     'chainer.links.TheanoFunction': 'Theano is discontinued',

@@ -16,16 +16,12 @@ PATHS = Path(__file__).with_name('chainer_module_paths.txt')
 ABSENT = {
     'chainer.exporters':
         'Caffe export: Caffe is dead; onnx_chainer replaces it',
-    'chainer.links.caffe':
-        'Caffe import: needs Caffe protobuf definitions; Caffe is dead',
     'chainer.functions.theano': 'Theano is discontinued',
     'chainer.links.theano': 'Theano is discontinued',
     'chainer.graph_optimizations':
         'static subgraph optimization was experimental and is not ported',
     'chainer.iterators.dali_iterator':
         'NVIDIA DALI pipelines are out of scope for a NumPy/CuPy framework',
-    'chainer.memory_layouts':
-        'experimental cuDNN channel-last layouts are not ported',
     'chainer.functions.pooling.average_pooling_nd_kernel':
         "CUDA kernel source generator of Chainer's own N-d pooling",
     'chainer.functions.pooling.max_pooling_nd_kernel':
@@ -159,6 +155,18 @@ def test_argument_parsing():
         argument.assert_kwargs_empty({'z': 1})
 
 
+def test_memory_layout_names_and_the_standard_layout():
+    from chainer import memory_layouts
+    # None is the standard layout, the only one Kusari computes in.
+    assert memory_layouts.CUDNN_CHANNEL_FIRST_X is None
+    assert memory_layouts.CUDNN_CHANNEL_FIRST_W is None
+    assert memory_layouts.CUDNN_CHANNEL_LAST_X != \
+        memory_layouts.CUDNN_CHANNEL_LAST_W
+    with pytest.raises(TypeError):
+        chainer.Variable(numpy.zeros((1, 2, 2, 3), numpy.float32),
+                         layout=memory_layouts.CUDNN_CHANNEL_LAST_X)
+
+
 def test_performance_warning_is_a_runtime_warning():
     assert issubclass(chainer.warnings.PerformanceWarning, RuntimeWarning)
 
@@ -166,10 +174,13 @@ def test_performance_warning_is_a_runtime_warning():
 def test_experimental_warns_unless_disabled(monkeypatch):
     module = importlib.import_module('chainer.utils.experimental')
     assert module.experimental is chainer.utils.experimental
+    # Chainer's switch exists, off by default (Chainer's tests save and
+    # restore it).
+    assert chainer.disable_experimental_feature_warning is False
     with pytest.warns(FutureWarning, match='my_api is experimental'):
         chainer.utils.experimental('my_api')
     monkeypatch.setattr(chainer, 'disable_experimental_feature_warning',
-                        True, raising=False)
+                        True)
     with warnings.catch_warnings():
         warnings.simplefilter('error')
         chainer.utils.experimental('my_api')

@@ -8,6 +8,7 @@ from hypothesis import strategies as st
 
 from kusari.links import Chain
 from kusari.links import links as L
+from kusari.links.links.caffe import _wire
 from kusari.links.links.model.vision import _caffemodel
 
 # -- a minimal protobuf writer of NetParameter -----------------------------
@@ -72,7 +73,8 @@ def write(path, *layers):
 @given(st.integers(0, 2 ** 64 - 1))
 def test_varints_round_trip(value):
     data = memoryview(varint(value) + b'\x05')
-    assert _caffemodel.read_varint(data, 0) == (value, len(data) - 1)
+    assert _wire.read_varint(data, 0) == (value, len(data) - 1)
+    assert _wire.encode_varint(value) == varint(value)
 
 
 @pytest.mark.parametrize('options', [

@@ -371,7 +371,9 @@ def test_to_device_cpu_keeps_arrays_and_sets_device():
     model.predictor.l1.W.grad = numpy.ones((4, 3), numpy.float32)
     arrays = [p.array for p in model.params()]
     assert model.to_device('@numpy') is model
-    assert model.to_cpu() is model
+    with pytest.warns(DeprecationWarning, match='use to_device'):
+        # Deprecated since Chainer v7, still working.
+        assert model.to_cpu() is model
     assert [p.array for p in model.params()] == arrays
     assert model.device == backend.CpuDevice()
     assert model.predictor.l1.device == backend.CpuDevice()
@@ -416,12 +418,14 @@ def test_to_gpu_moves_params_grads_and_persistents():
     import cupy
     model = Model()
     model.predictor.l1.W.grad = numpy.ones((4, 3), numpy.float32)
-    model.to_gpu()
+    with pytest.warns(DeprecationWarning):
+        model.to_gpu()
     assert isinstance(model.predictor.l1.W.array, cupy.ndarray)
     assert isinstance(model.predictor.l1.W.grad, cupy.ndarray)
     assert isinstance(model.counter.total, cupy.ndarray)
     assert model.counter.calls == 0
-    model.to_cpu()
+    with pytest.warns(DeprecationWarning):
+        model.to_cpu()
     assert isinstance(model.counter.total, numpy.ndarray)
 
 

@@ -4,6 +4,7 @@ import numpy
 import pytest
 
 from kusari.autograd import Variable
+from kusari.autograd.utils import type_check
 from kusari.autograd import testing as autograd_testing
 from kusari.autograd.functions.connection.convolution_2d import \
     Convolution2DFunction
@@ -242,7 +243,9 @@ def test_lazy_layer_rejects_the_wrong_ndim_before_initializing(
         cls, ndim, shape):
     link = cls(None, 2, 3) if cls is not L.LocalConvolution2D else \
         cls(None, 2, ksize=3)
-    with pytest.raises(ValueError) as info:
+    # Chainer's InvalidType (its function's type check), with the layer's
+    # message.
+    with pytest.raises(type_check.InvalidType) as info:
         link(numpy.ones(shape, numpy.float32))
     message = str(info.value)
     assert cls.__name__ in message and str(shape) in message
@@ -296,6 +299,22 @@ def test_from_params_rebuilds_the_layer(cls, options):
     assert copy.W.array is not link.W.array
     x = ref.uniform(1, 4, *(4,) * ndim)
     numpy.testing.assert_array_equal(copy(x).array, link(x).array)
+
+
+@pytest.mark.parametrize('cls', [L.Convolution2D, L.ConvolutionND,
+                                 L.Deconvolution2D])
+def test_from_params_takes_the_parameters_of_a_lazy_layer(cls):
+    # Chainer's own idiom: shape a lazy layer by its in_channels with
+    # _initialize_params, then copy its Parameters (not arrays).
+    args = (2, 6, 3) if cls is L.ConvolutionND else (6, 3)
+    link = cls(*args, groups=2)
+    assert link.W.array is None
+    link._initialize_params(4)
+    assert link.in_channels == 4
+    copy = cls.from_params(link.W, link.b, groups=2)
+    assert copy.W.shape == link.W.shape
+    numpy.testing.assert_array_equal(copy.W.array, link.W.array)
+    assert copy.W.array is not link.W.array
 
 
 def test_printed_specs():

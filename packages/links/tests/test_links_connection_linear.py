@@ -122,6 +122,15 @@ def test_from_params():
     numpy.testing.assert_array_equal(L.Linear.from_params(W).b.array, 0)
 
 
+def test_from_params_and_initialize_params_as_in_chainer():
+    lazy = L.Linear(2)
+    lazy._initialize_params(3)
+    assert lazy.in_size == 3 and lazy.W.shape == (2, 3)
+    copy = L.Linear.from_params(lazy.W, lazy.b)
+    numpy.testing.assert_array_equal(copy.W.array, lazy.W.array)
+    assert copy.W.array is not lazy.W.array
+
+
 def test_printed_specs():
     assert str(L.Linear(3, 2, nobias=True)) == \
         'Linear(in_size=3, out_size=2, nobias=True)'

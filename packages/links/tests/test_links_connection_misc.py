@@ -73,10 +73,20 @@ def test_bias_and_scale_with_a_second_input():
 
 
 def test_bias_and_scale_without_parameter_need_two_inputs():
-    with pytest.raises(ValueError, match='Bias: built without shape'):
+    # Chainer asserts the count (AssertionError in debug mode); the error
+    # is a ValueError too.
+    with pytest.raises(AssertionError, match='built without shape'):
         L.Bias()(ref.uniform(2, 3))
-    with pytest.raises(ValueError, match='Scale: built without W_shape'):
+    with pytest.raises(ValueError, match='built without W_shape'):
         L.Scale()(ref.uniform(2, 3))
+
+
+def test_bias_and_scale_with_parameter_refuse_a_second_input():
+    x = ref.uniform(2, 3)
+    with pytest.raises(AssertionError, match='it has the parameter b'):
+        L.Bias(shape=(3,))(x, x[0])
+    with pytest.raises(ValueError, match='it has the parameter W'):
+        L.Scale(W_shape=(3,))(x, x[0])
     with pytest.raises(ValueError, match='bias_shape must be given'):
         L.Scale(bias_term=True)
 
@@ -157,6 +167,9 @@ def test_embed_id_default_initializer_is_standard_normal():
     assert abs(W.std() - 1) < 0.05
     copy = L.EmbedID.from_params(W, ignore_label=-1)
     assert copy.ignore_label == -1 and copy.W.shape == (2000, 10)
+    link = L.EmbedID(4, 3)
+    copy = L.EmbedID.from_params(link.W)
+    numpy.testing.assert_array_equal(copy.W.array, link.W.array)
 
 
 @autograd_testing.inject_backend_tests(None, BACKENDS)
@@ -233,6 +246,12 @@ def test_mlp_convolution_layers():
     numpy.testing.assert_array_equal(link[1].b.array, 1)
     with pytest.raises(TypeError, match='non-empty tuple'):
         L.MLPConvolution2D(3, (), 3)
+    # Chainer v1's wscale: by keyword a ValueError saying what replaced
+    # it; the 7th positional argument is conv_init, an initializer.
+    with pytest.raises(ValueError, match='wscale is not supported anymore'):
+        L.MLPConvolution2D(3, (5, 4), 3, wscale=1)
+    with pytest.raises(TypeError, match='unexpected keyword'):
+        L.MLPConvolution2D(3, (5, 4), 3, bias=1)
 
 
 def _max_pool_3x3(x):
@@ -303,10 +322,19 @@ def test_inception_bn_against_numpy(batch_normalization, pooltype,
 
 def test_inception_bn_rejects_bad_options(batch_normalization):
     from kusari.links.links.connection import inception_bn
+    # ValueErrors; and Chainer's types: NotImplementedError for the
+    # pooltype, AssertionError for the architecture.
     with pytest.raises(ValueError, match="pooltype must be 'max' or 'avg'"):
         inception_bn.InceptionBN(3, 0, 2, 2, 2, 2, 'min')
-    with pytest.raises(ValueError, match='needs stride=1 and proj_pool'):
-        inception_bn.InceptionBN(3, 2, 2, 2, 2, 2, 'max', None)
+    with pytest.raises(NotImplementedError):
+        inception_bn.InceptionBN(3, 0, 2, 2, 2, 2, 'min')
+    for stride, proj_pool in [(1, None), (2, 2)]:
+        with pytest.raises(ValueError, match='needs stride=1 and proj_pool'):
+            inception_bn.InceptionBN(3, 2, 2, 2, 2, 2, 'max', proj_pool,
+                                     stride)
+        with pytest.raises(AssertionError):
+            inception_bn.InceptionBN(3, 2, 2, 2, 2, 2, 'max', proj_pool,
+                                     stride)
 
 
 def test_bilinear_default_weight_is_lecun_normal():

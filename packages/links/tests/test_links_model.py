@@ -57,6 +57,16 @@ def test_prepare_bgr_and_mean():
     assert resnet.prepare(image[..., 0]).shape == (3, 224, 224)
 
 
+def test_available_says_whether_pillow_is_installed():
+    import importlib.util
+    has_pillow = importlib.util.find_spec('PIL') is not None
+    assert vgg.available is resnet.available is googlenet.available \
+        is has_pillow
+    if not has_pillow:
+        with pytest.raises(ImportError, match='needs Pillow'):
+            vgg.prepare(numpy.zeros((4, 6, 3), numpy.uint8))
+
+
 def test_oversample_crops():
     images = numpy.arange(2 * 1 * 4 * 4, dtype=numpy.float32).reshape(
         2, 1, 4, 4)

@@ -181,6 +181,35 @@ def test_batch_normalization_dtype():
     assert mixed.gamma.dtype == numpy.float32
 
 
+def test_group_normalization_dtype_is_fixed_at_construction():
+    # As in Chainer: the configured dtype when the link is built (float32
+    # for mixed16), whatever the config when it is shaped.
+    with configuration.using_config('dtype', configuration.mixed16):
+        group = L.GroupNormalization(1)
+    initial = numpy.array([0.3, -0.7, 1.1], numpy.float32)
+    with configuration.using_config('dtype', numpy.float16):
+        lazy = L.GroupNormalization(1, initial_gamma=initial)
+    x = numpy.zeros((1, 3, 2), numpy.float16)
+    with configuration.using_config('dtype', numpy.float64):
+        group(x)
+        lazy(x)
+    assert group.gamma.dtype == group.beta.dtype == numpy.float32
+    assert lazy.gamma.dtype == numpy.float16
+    # LayerNormalization, as Chainer's, takes the dtype when shaped.
+    layer = L.LayerNormalization()
+    with configuration.using_config('dtype', numpy.float64):
+        layer(numpy.zeros((2, 3)))
+    assert layer.gamma.dtype == numpy.float64
+
+
+def test_group_normalization_checks_groups_when_called():
+    link = L.GroupNormalization(3.5)
+    with pytest.raises(TypeError, match='groups must be an int'):
+        link(numpy.zeros((2, 6, 2), numpy.float32))
+    with pytest.raises(ValueError, match='do not divide into 4 groups'):
+        L.GroupNormalization(4)(numpy.zeros((2, 6, 2), numpy.float32))
+
+
 def test_batch_normalization_text_as_chainer():
     assert str(L.BatchNormalization(3)) == (
         'BatchNormalization(size=3, decay=0.9, eps=2e-05, dtype=float32, '
@@ -235,7 +264,8 @@ def test_lazy_sizes_and_bad_input():
                                   rtol=1e-4)
     assert group.gamma.shape == (4,)
     layer = L.LayerNormalization()
-    with pytest.raises(ValueError, match='expected 2 axes'):
+    with pytest.raises(TypeError, match='expected 2 axes'):
+        # Chainer's InvalidType, a TypeError.
         layer(numpy.zeros((2, 4, 1), numpy.float32))
     with pytest.raises(ValueError, match='groups=3 does not divide'):
         L.DecorrelatedBatchNormalization(4, groups=3)

@@ -167,7 +167,14 @@ def test_summaries_serialize_round_trip():
 
 
 def test_serialize_with_missing_keys_warns():
+    # A DictSummary loaded from a store without names (an older version
+    # saved none) starts over, as in Chainer.
+    summary = DictSummary()
+    summary.add({'a': 1., 'c': 4.})
     with pytest.warns(UserWarning, match='no names'):
-        NpzDeserializer({}).load(DictSummary())
+        NpzDeserializer({}).load(summary)
+    assert summary.compute_mean() == {}
+    summary.add({'a': 3.})
+    assert summary.compute_mean() == {'a': 3.}
     with pytest.warns(UserWarning, match='incomplete'):
         NpzDeserializer({}).load(Summary())

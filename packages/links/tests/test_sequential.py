@@ -55,6 +55,27 @@ def test_list_interface():
     assert len(model) == 0 and list(model.params()) == []
 
 
+def test_insert_refuses_an_index_out_of_range():
+    # As in Chainer (a list would clamp the index).
+    model = Sequential(F.tanh)
+    for index in (2, -2):
+        with pytest.raises(IndexError, match='out of range'):
+            model.insert(index, F.relu)
+    model.insert(-1, F.relu)
+    model.insert(2, F.sigmoid)
+    assert list(model) == [F.relu, F.tanh, F.sigmoid]
+
+
+def test_lambdas_print_as_their_source_and_refuse_pickling():
+    import pickle
+    model = Sequential(lambda x: x * 2)
+    assert str(model) == 'Sequential(\n  (0): model = Sequential(' \
+        'lambda x: x * 2),\n)'
+    with pytest.raises(ValueError, match='lambda function'):
+        pickle.dumps(model)
+    pickle.dumps(Sequential(F.tanh))
+
+
 def test_slices_give_sequentials():
     a, b = Linear(2, 2), Linear(2, 2)
     model = Sequential(a, F.tanh, b)
@@ -81,8 +102,15 @@ def test_add_and_mul():
     left, right = Sequential(a), Sequential(F.tanh)
     both = left + right
     assert list(both) == [a, F.tanh] and list(left) == [a]
-    with pytest.raises(TypeError):
+    # Chainer's ValueError for a non-Sequential operand, + and +=.
+    with pytest.raises(ValueError, match=r'supports only objects of '
+                                         r'Sequential class, but list'):
         left + [F.tanh]
+    with pytest.raises(ValueError, match=r'add \(\+=\) operator'):
+        left += 0
+    same = left
+    left += right
+    assert left is same and list(left) == [a, F.tanh]
     tripled = Sequential(a, F.tanh) * 3
     assert len(tripled) == 6 and tripled[1] is F.tanh
     assert all(layer.W.array is not a.W.array

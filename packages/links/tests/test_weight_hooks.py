@@ -60,6 +60,10 @@ def test_weight_hooks_need_a_link_and_its_weight():
     with pytest.raises(ValueError, match='link.add_hook'):
         with SpectralNormalization():
             pass
+    # Chainer's WeightStandardization raises NotImplementedError there.
+    with pytest.raises(NotImplementedError, match='link.add_hook'):
+        with WeightStandardization():
+            pass
     with pytest.raises(ValueError, match="no parameter 'V'"):
         Linear(2, 2).add_hook(WeightStandardization(weight_name='V'))
     lazy = Linear(None, 2)
@@ -119,3 +123,16 @@ def test_spectral_normalization_needs_rows():
     link = Linear(3, 0)
     with pytest.raises(ValueError, match=r'W.shape\[0\].*must be positive'):
         link.add_hook(SpectralNormalization())
+
+
+@pytest.mark.parametrize('make', [
+    lambda: L.Convolution2D(None, 2, 3),
+    lambda: L.DepthwiseConvolution2D(None, 2, 3),
+    lambda: L.LocalConvolution2D(None, 2, ksize=3),
+])
+def test_weight_hooks_shape_a_lazy_convolution_from_its_input(make):
+    link = make()
+    link.add_hook(SpectralNormalization())
+    y = link(numpy.ones((1, 3, 5, 5), numpy.float32))
+    assert link.W.array is not None and link.W.shape[-2:] == (3, 3)
+    assert y.shape[0] == 1 and y.shape[2:] == (3, 3)

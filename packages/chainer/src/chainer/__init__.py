@@ -90,6 +90,10 @@ import chainer.functions.rnn  # NOQA: E402,F401 (Chainer's functions bind it)
 __version__ = '7.8.1'
 """The Chainer version whose API this drop-in provides."""
 
+disable_experimental_feature_warning = False
+"""Set True to silence the FutureWarning of experimental APIs
+(:func:`chainer.utils.experimental`)."""
+
 
 def print_runtime_info(out=None):
     """Print the versions this drop-in runs on (platform, NumPy, CuPy)."""

@@ -4,6 +4,8 @@ A :class:`DeviceResident` (a Link, an Optimizer, ...) moves all it holds with
 ``to_device``; the traversal is a visitor, so each subclass says only what it
 holds (``device_resident_accept``) and the visitor says what to do with it.
 """
+import warnings
+
 from kusari.array import backend
 
 
@@ -35,17 +37,23 @@ class DeviceResident:
         return self
 
     def to_cpu(self):
-        """Move to the host (NumPy); returns self."""
+        """Move to the host (NumPy); returns self. Deprecated as in Chainer
+        v7 (DeprecationWarning): use ``to_device('@numpy')``."""
+        _warn_deprecated(self, 'to_cpu', "'@numpy'")
         return self.to_device(backend.CpuDevice())
 
     def to_gpu(self, device=None):
-        """Move to GPU ``device`` (default: the current CUDA device)."""
+        """Move to GPU ``device`` (default: the current CUDA device).
+        Deprecated as in Chainer v7 (DeprecationWarning): use
+        ``to_device('@cupy:N')``."""
         from kusari.array import cuda
+        _warn_deprecated(self, 'to_gpu', "'@cupy:N'")
         return self.to_device(
             backend.GpuDevice(cuda._get_device_or_current(device)))
 
     def to_intel64(self):
         """iDeep is not part of Kusari: raises with the reason."""
+        _warn_deprecated(self, 'to_intel64', "'@intel64'")
         return self.to_device('@intel64')
 
     def to_chx(self):
@@ -55,6 +63,13 @@ class DeviceResident:
     def from_chx(self):
         """No ChainerX arrays exist in Kusari: returns self unchanged."""
         return self
+
+
+def _warn_deprecated(resident, method, device):
+    warnings.warn(
+        f'{type(resident).__name__}.{method} is deprecated since Chainer '
+        f'v7; use to_device({device}) instead', DeprecationWarning,
+        stacklevel=3)
 
 
 class DeviceResidentsVisitor:

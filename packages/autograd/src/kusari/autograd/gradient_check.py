@@ -177,7 +177,7 @@ def check_backward(func, x_data, y_grad, params=(), eps=1e-3, atol=1e-5,
     """
     x_data = _as_tuple(x_data)
     y_grad = _as_tuple(y_grad)
-    params = tuple(params)
+    params = _as_tuple(params) or ()
     if dtype is not None and numpy.dtype(dtype).kind != 'f':
         raise ValueError(f'check_backward: dtype must be a float type, got '
                          f'{dtype}')
@@ -311,7 +311,7 @@ def check_double_backward(func, x_data, y_grad, x_grad_grad, params=(),
     x_data = _as_tuple(x_data)
     y_grad = _as_tuple(y_grad)
     x_grad_grad = _as_tuple(x_grad_grad)
-    params = tuple(params)
+    params = _as_tuple(params) or ()
     params_grad_grad = _as_tuple(params_grad_grad) or ()
     n_x = len(x_data)
     if no_grads is None:

@@ -31,7 +31,7 @@ class Classifier(Chain):
         if isinstance(label_key, bool) or \
                 not isinstance(label_key, (int, str)):
             raise TypeError(
-                f'Classifier: label_key must be an int or a str, got '
+                f'Classifier: label_key must be int or str, but is '
                 f'{type(label_key).__name__}')
         if lossfun is None or accfun is None:
             # The functions package is imported only when a default is
@@ -54,14 +54,14 @@ class Classifier(Chain):
         if isinstance(key, int):
             if not -len(args) <= key < len(args):
                 raise ValueError(
-                    f'Classifier: label_key {key} is out of bounds for '
+                    f'Classifier: Label key {key} is out of bounds for '
                     f'{len(args)} positional arguments')
             index = key % len(args)
             return args[:index] + args[index + 1:], kwargs, args[index]
         if key not in kwargs:
             raise ValueError(
-                f'Classifier: label_key {key!r} is not among the keyword '
-                f'arguments ({", ".join(kwargs) or "none given"})')
+                f'Classifier: Label key {key!r} is not found among the '
+                f'keyword arguments ({", ".join(kwargs) or "none given"})')
         kwargs = dict(kwargs)
         return args, kwargs, kwargs.pop(key)
 

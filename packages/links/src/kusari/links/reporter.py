@@ -233,8 +233,12 @@ class DictSummary:
         try:
             stored = serializer('_names', names)
         except KeyError:
+            # Loading a file of an older version, which saved nothing: the
+            # summaries start over, as in Chainer.
+            self._summaries = {}
             warnings.warn('DictSummary.serialize: the stored summary has no '
-                          'names; it is left as it is')
+                          'names (the statistics were not saved); the '
+                          'summaries start over')
             return
         # A serializer that saves returns the very value it was given; one
         # that loads returns the stored string, a new object: then the

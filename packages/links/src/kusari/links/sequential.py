@@ -1,4 +1,6 @@
 """Sequential: a model that is a list of layers applied one after another."""
+import inspect
+
 import numpy
 
 from kusari.links.link import ChainList, Link
@@ -10,11 +12,21 @@ def _layer_type_name(layer):
     return getattr(layer, '__name__', type(layer).__name__)
 
 
+def _is_lambda(layer):
+    return getattr(layer, '__name__', None) == '<lambda>'
+
+
 def _layer_text(layer):
-    """How a layer is printed: a link as its tree, a function by name (no
-    address, so that printed models compare equal)."""
+    """How a layer is printed: a link as its tree, a lambda as its source
+    (as in Chainer), another function by name (no address, so that
+    printed models compare equal)."""
     if isinstance(layer, Link):
         return str(layer)
+    if _is_lambda(layer):
+        try:
+            return inspect.getsource(layer).strip().rstrip(',')
+        except (OSError, TypeError):
+            pass  # no source (defined interactively): named as below
     qualname = getattr(layer, '__qualname__', None)
     if qualname is not None and callable(layer) and \
             not isinstance(layer, type):
@@ -93,7 +105,13 @@ class Sequential(ChainList):
         return reversed(self._layers)
 
     def insert(self, index, layer):
-        """Insert ``layer`` before position ``index``."""
+        """Insert ``layer`` before position ``index``, which must be in
+        ``[-len(self), len(self)]`` (IndexError otherwise, as in Chainer;
+        a list would clamp it)."""
+        n = len(self._layers)
+        if not -n <= index <= n:
+            raise IndexError(f'Sequential.insert: index {index} is out of '
+                             f'range for {n} layers')
         layers = list(self._layers)
         layers.insert(index, layer)
         self._set_layers(layers, 'Sequential.insert')
@@ -114,9 +132,14 @@ class Sequential(ChainList):
 
     def __add__(self, other):
         """A new Sequential with the layers of both (shared, not copied)."""
-        if not isinstance(other, Sequential):
-            return NotImplemented
+        _expect_sequential(other, '+')
         return Sequential(*self._layers, *other._layers)
+
+    def __iadd__(self, other):
+        """Append the layers of the Sequential ``other``, in place."""
+        _expect_sequential(other, '+=')
+        self.extend(other._layers)
+        return self
 
     def __mul__(self, n_repeat):
         """A flat Sequential of the layers repeated ``n_repeat`` times, each
@@ -155,6 +178,16 @@ class Sequential(ChainList):
 
     # -- the link machinery --------------------------------------------
 
+    def __getstate__(self):
+        if any(_is_lambda(layer) for layer in self._layers):
+            raise ValueError(
+                'Sequential: This Sequential object has at least one lambda '
+                'function as its component. Lambda function can not be '
+                'pickled, so please consider to use functools.partial '
+                'instead of the lambda function or use "def" to define a '
+                'function and give it as a component of Sequential.')
+        return super().__getstate__()
+
     def _share_children(self):
         self._set_layers(
             [layer.copy('share') if isinstance(layer, Link) else layer
@@ -163,3 +196,10 @@ class Sequential(ChainList):
     def _printable_children(self):
         for index, layer in enumerate(self._layers):
             yield str(index), _layer_text(layer)
+
+
+def _expect_sequential(other, operator):
+    if not isinstance(other, Sequential):
+        raise ValueError(
+            f'Sequential: add ({operator}) operator supports only objects '
+            f'of Sequential class, but {type(other).__name__} is given.')

@@ -1,7 +1,11 @@
 """What the weight-reparametrizing hooks share: during a link's forward,
 its weight parameter is replaced by a function of it, then put back."""
 from kusari.links import link_hook
-from kusari.links.links.connection import linear
+
+
+class GlobalHookError(ValueError, NotImplementedError):
+    """A weight hook used as a global hook (``with hook:``); a
+    NotImplementedError too, as Chainer's WeightStandardization raises."""
 
 
 class WeightHook(link_hook.LinkHook):
@@ -21,8 +25,9 @@ class WeightHook(link_hook.LinkHook):
 
     def added(self, link):
         if link is None:
-            raise ValueError(f'{type(self).__name__}: the hook works on one '
-                             f'link; register it with link.add_hook')
+            raise GlobalHookError(
+                f'{type(self).__name__}: the hook works on one link; '
+                f'register it with link.add_hook')
         if self.weight_name not in link._params:
             raise ValueError(
                 f'{type(self).__name__}: {type(link).__name__} has no '
@@ -54,15 +59,11 @@ class WeightHook(link_hook.LinkHook):
 
 def _initialize_lazily(hook, link, args):
     """Shape ``link``'s lazy parameters from the forward's arguments."""
-    initialize = getattr(link, '_initialize_params', None)
+    initialize = getattr(link, '_initialize_from_input', None)
     if initialize is None or not args.args:
         raise RuntimeError(
             f'{type(hook).__name__}: the weight {hook.weight_name!r} of '
             f'{type(link).__name__} is not initialized and the link cannot '
             f'shape it from its input; initialize it (call the link once) '
             f'before adding the hook')
-    if isinstance(link, linear.Linear):
-        initialize(args.args[0], args.kwargs.get(
-            'n_batch_axes', args.args[1] if len(args.args) > 1 else 1))
-    else:
-        initialize(args.args[0])
+    initialize(*args.args, **args.kwargs)

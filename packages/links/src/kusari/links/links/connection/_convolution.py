@@ -1,6 +1,7 @@
 """The base of the convolution and deconvolution layers: their geometry
 attributes, the filter ``W`` shaped (lazily, if need be) from the input
 channels, and the bias."""
+from kusari.autograd import variable
 from kusari.links import link
 from kusari.links.links.connection import _layer
 
@@ -60,20 +61,25 @@ class ConvolutionBase(link.Link):
                 self.ksize
         return (self.out_channels, in_channels // self.groups) + self.ksize
 
-    def _initialize_params(self, x):
-        """Shape ``W`` from the channels of the first input ``x``."""
-        _layer.expect_ndim(self, x, self._ndim + 2,
-                           f'(batch, channels and {self._ndim} spatial)')
-        in_channels = x.shape[1]
+    def _initialize_params(self, in_channels):
+        """Shape ``W`` for ``in_channels`` input channels (Chainer's
+        signature: the first input's ``x.shape[1]``)."""
         _layer.expect_channels(self, in_channels, self.groups)
         self.in_channels = in_channels
         self.W.initialize(self._filter_shape(in_channels))
+
+    def _initialize_from_input(self, x, *args, **kwargs):
+        """Shape the lazy parameters from the forward's arguments (``x``
+        first; the others do not matter to the shapes)."""
+        _layer.expect_ndim(self, x, self._ndim + 2,
+                           f'(batch, channels and {self._ndim} spatial)')
+        self._initialize_params(x.shape[1])
 
     def forward(self, x):
         """Apply the layer to ``x`` ``(n, c, *spatial)``, shaping ``W``
         from its channels first if they were not given."""
         if self.W.array is None:
-            self._initialize_params(x)
+            self._initialize_from_input(x)
         return self._apply(x)
 
     def _apply(self, x):
@@ -85,9 +91,10 @@ class ConvolutionBase(link.Link):
     def from_params(cls, W, b=None, stride=1, pad=0, nobias=False,
                     **kwargs):
         """A layer whose ``W`` (and ``b``, else zeros unless ``nobias``)
-        start as copies of the given arrays; the channels and ksize are
-        read from ``W``'s shape. ``kwargs`` are the layer's other options
-        (``dilate``, ``groups``, ...)."""
+        start as copies of the given arrays (or Variables); the channels
+        and ksize are read from ``W``'s shape. ``kwargs`` are the layer's
+        other options (``dilate``, ``groups``, ...)."""
+        W, b = variable.as_array(W), variable.as_array(b)
         groups = kwargs.get('groups', 1)
         first, second = W.shape[:2]
         if cls.transposed:

@@ -5,6 +5,7 @@ import operator
 
 from kusari.array import initializers
 from kusari.autograd.functions.connection import _geometry
+from kusari.autograd.utils import type_check
 from kusari.autograd.variable import Parameter
 
 
@@ -54,11 +55,37 @@ def bias(nobias, initial_bias, shape=None):
     return parameter(0 if initial_bias is None else initial_bias, shape)
 
 
+class InputCountError(ValueError, AssertionError):
+    """A link given the wrong number of inputs for how it was built; an
+    AssertionError too, as Chainer asserts the count in debug mode."""
+
+
+def operands(link, xs, param_name, shape_arg):
+    """The operands ``(x, p)`` of a link (Bias, Scale) that applies its
+    parameter ``param_name`` to one input ``x`` or, built without it
+    (``shape_arg`` None), applies a second input ``y`` to ``x``."""
+    if param_name in link._params:
+        if len(xs) == 1:
+            return xs[0], getattr(link, param_name)
+        expected = f'one input x: it has the parameter {param_name}'
+    else:
+        if len(xs) == 2:
+            return xs
+        expected = (f'two inputs (x, y): it was built without {shape_arg}, '
+                    f'so it has no parameter {param_name}')
+    raise InputCountError(
+        f'{link._describe()}: expected {expected}; got {len(xs)} inputs')
+
+
 def expect_ndim(link, x, ndim, layout):
     """Before a lazy parameter takes its shape from ``x``: raise, naming
-    the link and the shapes, unless ``x`` has ``ndim`` axes."""
-    if getattr(x, 'ndim', None) != ndim:
-        raise ValueError(
+    the link and the shapes, unless ``x`` has ``ndim`` axes. The error is
+    the InvalidType that the layer's function would raise in Chainer,
+    which shapes the parameter first."""
+    actual = getattr(x, 'ndim', None)
+    if actual != ndim:
+        raise type_check.InvalidType(
+            f'x.ndim == {ndim}', f'x.ndim = {actual}',
             f'{link._describe()}: cannot infer the input size from x of '
             f'shape {getattr(x, "shape", None)}: expected {ndim} axes '
             f'{layout}')

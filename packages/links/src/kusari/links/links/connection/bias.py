@@ -2,14 +2,18 @@
 from kusari.autograd.functions.math import bias as bias_function
 from kusari.autograd.variable import Parameter
 from kusari.links import link
+from kusari.links.links.connection import _layer
 
 
 class Bias(link.Link):
     """Adds a bias ``b`` broadcast along ``axis`` (see
     :func:`~kusari.autograd.functions.bias`).
 
-    Called with one input ``x`` it adds its learnt parameter ``b``; called
-    with ``(x, y)`` it adds ``y`` instead (and has no parameter to learn).
+    Built with ``shape`` it is called with one input ``x`` and adds its
+    learnt parameter ``b``; built without, it is called with ``(x, y)``
+    and adds ``y`` (it has no parameter to learn). Another number of
+    inputs raises :class:`~kusari.links.links.connection._layer.
+    InputCountError` (a ValueError and, as in Chainer, an AssertionError).
 
     Args:
         axis (int): The first axis of x that b covers.
@@ -25,14 +29,6 @@ class Bias(link.Link):
         self.axis = axis
 
     def forward(self, *xs):
-        """``x + b``, or ``x + y`` for two inputs ``(x, y)``."""
-        if len(xs) == 2:
-            return bias_function.bias(xs[0], xs[1], self.axis)
-        if len(xs) != 1:
-            raise TypeError(f'{self._describe()}: expected x or (x, y); got '
-                            f'{len(xs)} inputs')
-        if 'b' not in self._params:
-            raise ValueError(
-                f'{self._describe()}: built without shape, it has no '
-                f'parameter b; call it with (x, y)')
-        return bias_function.bias(xs[0], self.b, self.axis)
+        """``x + b``, or ``x + y`` for a link built without shape."""
+        x, b = _layer.operands(self, xs, 'b', 'shape')
+        return bias_function.bias(x, b, self.axis)

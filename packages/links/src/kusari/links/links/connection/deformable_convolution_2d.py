@@ -37,8 +37,8 @@ class DeformableConvolution2DSampler(_convolution.ConvolutionBase):
             with self.init_scope():
                 self.b = _layer.bias(nobias, initial_bias)
 
-    def _initialize_params(self, x):
-        super()._initialize_params(x)
+    def _initialize_params(self, in_channels):
+        super()._initialize_params(in_channels)
         if self.b is not None and self.b.array is None:
             self.b.initialize((self.out_channels,))
 
@@ -46,7 +46,7 @@ class DeformableConvolution2DSampler(_convolution.ConvolutionBase):
         """Convolve ``x`` ``(n, c, h, w)`` sampled at ``offset`` ``(n, 2 kh
         kw, out_h, out_w)``."""
         if self.W.array is None:
-            self._initialize_params(x)
+            self._initialize_from_input(x)
         return deformable_convolution_2d_sampler.\
             deformable_convolution_2d_sampler(
                 x, offset, self.W, self.b, self.stride, self.pad)

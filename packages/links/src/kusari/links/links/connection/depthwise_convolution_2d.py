@@ -39,18 +39,21 @@ class DepthwiseConvolution2D(link.Link):
             self.W = _layer.parameter(initialW)
             self.b = _layer.bias(nobias, initial_bias)
         if in_channels is not None:
-            self._initialize(in_channels)
+            self._initialize_params(in_channels)
 
-    def _initialize(self, in_channels):
+    def _initialize_params(self, in_channels):
         self.W.initialize(
             (self.channel_multiplier, in_channels) + self.ksize)
         if self.b is not None:
             self.b.initialize(self.channel_multiplier * in_channels)
 
+    def _initialize_from_input(self, x):
+        _layer.expect_ndim(self, x, 4, '(n, c, h, w)')
+        self._initialize_params(x.shape[1])
+
     def forward(self, x):
         """Convolve ``x`` ``(n, c, h, w)``."""
         if self.W.array is None:
-            _layer.expect_ndim(self, x, 4, '(n, c, h, w)')
-            self._initialize(x.shape[1])
+            self._initialize_from_input(x)
         return depthwise_convolution_2d.depthwise_convolution_2d(
             x, self.W, self.b, self.stride, self.pad)

@@ -37,6 +37,6 @@ class DilatedConvolution2D(_convolution.ConvolutionBase):
     def forward(self, x):
         """Convolve ``x`` ``(n, c, h, w)``."""
         if self.W.array is None:
-            self._initialize_params(x)
+            self._initialize_from_input(x)
         return dilated_convolution_2d.dilated_convolution_2d(
             x, self.W, self.b, self.stride, self.pad, self.dilate)

@@ -1,5 +1,6 @@
 """Embedding layer: rows of a learnt matrix selected by ids."""
 from kusari.array import initializers
+from kusari.autograd import variable
 from kusari.autograd.functions.connection import embed_id
 from kusari.links import link
 from kusari.links.links.connection import _layer
@@ -31,7 +32,9 @@ class EmbedID(link.Link):
 
     @classmethod
     def from_params(cls, W, ignore_label=None):
-        """An EmbedID whose ``W`` starts as a copy of the given array."""
+        """An EmbedID whose ``W`` starts as a copy of the given array (or
+        Variable)."""
+        W = variable.as_array(W)
         return cls(*W.shape, initialW=W, ignore_label=ignore_label)
 
     def forward(self, x):

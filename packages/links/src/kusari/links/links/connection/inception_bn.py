@@ -10,6 +10,16 @@ from kusari.links.links.normalization import batch_normalization
 _POOL_TYPES = ('max', 'avg')
 
 
+class InvalidArchitectureError(ValueError, AssertionError):
+    """A 1x1 branch without ``stride=1`` and ``proj_pool``; an
+    AssertionError too, as Chainer asserts this."""
+
+
+class UnknownPoolTypeError(ValueError, NotImplementedError):
+    """A pooltype other than ``'max'`` and ``'avg'``; a
+    NotImplementedError too, as in Chainer."""
+
+
 class InceptionBN(link.Chain):
     """Inception module of Ioffe and Szegedy (2015): every convolution is
     followed by batch normalization and a rectifier, the 5x5 branch is two
@@ -43,11 +53,11 @@ class InceptionBN(link.Chain):
                  pooltype, proj_pool=None, stride=1, conv_init=None,
                  dtype=None):
         if pooltype not in _POOL_TYPES:
-            raise ValueError(
+            raise UnknownPoolTypeError(
                 f"InceptionBN: pooltype must be 'max' or 'avg'; got "
                 f"{pooltype!r}")
         if out1 > 0 and (stride != 1 or proj_pool is None):
-            raise ValueError(
+            raise InvalidArchitectureError(
                 f'InceptionBN: the 1x1 branch (out1={out1}) needs stride=1 '
                 f'and proj_pool; got stride={stride}, proj_pool={proj_pool}')
         super().__init__()

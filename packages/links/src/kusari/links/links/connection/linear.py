@@ -1,6 +1,7 @@
 """Linear (fully connected) layer."""
 import math
 
+from kusari.autograd import variable
 from kusari.autograd.functions.connection import linear
 from kusari.links import link
 from kusari.links.links.connection import _layer
@@ -45,6 +46,7 @@ class Linear(link.Link):
     def from_params(cls, W, b=None, nobias=False):
         """A Linear whose ``W`` (and ``b``, else zeros unless ``nobias``)
         start as copies of the given arrays."""
+        W, b = variable.as_array(W), variable.as_array(b)
         out_size, in_size = W.shape
         if b is not None and b.shape != (out_size,):
             raise ValueError(
@@ -62,15 +64,21 @@ class Linear(link.Link):
         """Apply the layer to ``x`` (Variable or array); the first
         ``n_batch_axes`` axes are batch axes, the others are flattened."""
         if self.W.array is None:
-            self._initialize_params(x, n_batch_axes)
+            self._initialize_from_input(x, n_batch_axes)
         return linear.linear(x, self.W, self.b, n_batch_axes)
 
-    def _initialize_params(self, x, n_batch_axes):
+    def _initialize_params(self, in_size):
+        """Shape ``W`` for inputs of ``in_size`` features (Chainer's
+        signature)."""
+        self.in_size = in_size
+        self.W.initialize((self.out_size, in_size))
+
+    def _initialize_from_input(self, x, n_batch_axes=1):
+        """Shape ``W`` from the forward's arguments."""
         ndim = getattr(x, 'ndim', 0)
         if ndim <= n_batch_axes:
             raise ValueError(
                 f'{self._describe()}: cannot infer in_size from x of shape '
                 f'{getattr(x, "shape", None)}: expected more than '
                 f'n_batch_axes={n_batch_axes} axes')
-        self.in_size = math.prod(x.shape[n_batch_axes:])
-        self.W.initialize((self.out_size, self.in_size))
+        self._initialize_params(math.prod(x.shape[n_batch_axes:]))

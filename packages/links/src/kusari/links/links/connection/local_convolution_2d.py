@@ -44,9 +44,9 @@ class LocalConvolution2D(link.Link):
             self.W = _layer.parameter(initialW)
             self.b = _layer.bias(nobias, initial_bias)
         if in_channels is not None and in_size is not None:
-            self._initialize(in_channels, in_size)
+            self._initialize_params(in_channels, in_size)
 
-    def _initialize(self, in_channels, in_size):
+    def _initialize_params(self, in_channels, in_size):
         out_size = tuple(
             conv.get_conv_outsize(size, k, s, 0)
             for size, k, s in zip(in_size, self.ksize, self.stride))
@@ -59,10 +59,13 @@ class LocalConvolution2D(link.Link):
         if self.b is not None:
             self.b.initialize((self.out_channels,) + out_size)
 
+    def _initialize_from_input(self, x):
+        _layer.expect_ndim(self, x, 4, '(n, c, h, w)')
+        self._initialize_params(x.shape[1], x.shape[2:])
+
     def forward(self, x):
         """Apply the layer to ``x`` ``(n, c, h, w)``."""
         if self.W.array is None:
-            _layer.expect_ndim(self, x, 4, '(n, c, h, w)')
-            self._initialize(x.shape[1], x.shape[2:])
+            self._initialize_from_input(x)
         return local_convolution_2d.local_convolution_2d(
             x, self.W, self.b, self.stride)

@@ -22,11 +22,23 @@ class MLPConvolution2D(link.ChainList):
         activation: The function applied between the layers.
         conv_init: Initializer of every ``W``.
         bias_init: Initializer of every ``b``.
+
+    Chainer v1's ``wscale`` is refused (ValueError): the initializers
+    set the scale.
     """
 
     def __init__(self, in_channels, out_channels, ksize=None, stride=1,
                  pad=0, activation=relu.relu, conv_init=None,
-                 bias_init=None):
+                 bias_init=None, **kwargs):
+        if 'wscale' in kwargs:
+            raise ValueError(
+                'MLPConvolution2D: wscale is not supported anymore. Use '
+                'conv_init and bias_init argument to change the scale of '
+                'initial parameters.')
+        if kwargs:
+            raise TypeError(
+                f'MLPConvolution2D: unexpected keyword argument(s) '
+                f'{", ".join(sorted(kwargs))}')
         in_channels, out_channels, ksize = _layer.shift_short_form(
             in_channels, out_channels, ksize)
         if not isinstance(out_channels, (tuple, list)) or \

@@ -2,6 +2,7 @@
 from kusari.autograd.functions.math import scale as scale_function
 from kusari.autograd.variable import Parameter
 from kusari.links import link
+from kusari.links.links.connection import _layer
 from kusari.links.links.connection import bias
 
 
@@ -10,8 +11,10 @@ class Scale(link.Chain):
     :func:`~kusari.autograd.functions.scale`), then optionally adds a
     learnt bias.
 
-    Called with one input ``x`` it uses its learnt parameter ``W``; called
-    with ``(x, y)`` it multiplies by ``y`` instead.
+    Built with ``W_shape`` it is called with one input ``x`` and uses its
+    learnt parameter ``W``; built without, it is called with ``(x, y)``
+    and multiplies by ``y`` (another number of inputs raises
+    ``InputCountError``, as :class:`Bias` does).
 
     Args:
         axis (int): The first axis of x that W covers.
@@ -40,18 +43,10 @@ class Scale(link.Chain):
                     axis, W_shape if W_shape is not None else bias_shape)
 
     def forward(self, *xs):
-        """``x W (+ b)``, or ``x y (+ b)`` for two inputs ``(x, y)``."""
-        if len(xs) == 2:
-            y = scale_function.scale(xs[0], xs[1], self.axis)
-        elif len(xs) != 1:
-            raise TypeError(f'{self._describe()}: expected x or (x, y); got '
-                            f'{len(xs)} inputs')
-        elif 'W' not in self._params:
-            raise ValueError(
-                f'{self._describe()}: built without W_shape, it has no '
-                f'parameter W; call it with (x, y)')
-        else:
-            y = scale_function.scale(xs[0], self.W, self.axis)
+        """``x W (+ b)``, or ``x y (+ b)`` for a link built without
+        ``W_shape``."""
+        x, W = _layer.operands(self, xs, 'W', 'W_shape')
+        y = scale_function.scale(x, W, self.axis)
         if 'bias' in self._children:
             y = self.bias(y)
         return y

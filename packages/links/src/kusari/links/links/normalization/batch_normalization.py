@@ -11,11 +11,13 @@ from kusari.links import link
 
 
 def typed_initializer(value, default, dtype):
-    """``value`` (``default`` if None) as an initializer of ``dtype``; a
-    given Initializer object is copied, not changed."""
+    """``value`` (``default`` if None) as an initializer of ``dtype`` (None
+    leaves its dtype as it is); a given Initializer object is copied, not
+    changed."""
     initializer = initializers.get_initializer(
         default if value is None else value)
-    if isinstance(initializer, initializers.Initializer):
+    if dtype is not None and isinstance(initializer,
+                                        initializers.Initializer):
         initializer = copy.copy(initializer)
         initializer.dtype = dtype
     return initializer

@@ -1,6 +1,8 @@
 """Group normalization layer."""
+import numpy
+
+from kusari.array import configuration
 from kusari.autograd.functions.normalization import group_normalization
-from kusari.links.links.connection import _layer
 from kusari.links.links.normalization import layer_normalization
 
 
@@ -9,6 +11,11 @@ class GroupNormalization(layer_normalization._ScaleShift):
     and He, 2018): each example's channels are standardized in ``groups``
     groups, then scaled and shifted per channel (see
     :func:`~kusari.autograd.functions.group_normalization`).
+
+    As in Chainer, gamma and beta take the configured dtype at
+    construction (float32 for ``mixed16``), and ``groups`` is checked
+    when the layer is called (TypeError unless an int, ValueError unless
+    it divides the channels).
 
     Args:
         groups (int): The number of channel groups.
@@ -20,9 +27,9 @@ class GroupNormalization(layer_normalization._ScaleShift):
 
     def __init__(self, groups, size=None, eps=1e-5, initial_gamma=None,
                  initial_beta=None):
-        self.groups = _layer.positive_int('GroupNormalization', 'groups',
-                                          groups)
-        super().__init__(size, eps, initial_gamma, initial_beta)
+        self.groups = groups
+        super().__init__(size, eps, initial_gamma, initial_beta,
+                         configuration.get_dtype(map_mixed16=numpy.float32))
 
     def forward(self, x):
         """Normalize ``x`` ``(N, C, ...)``, at least 2 axes (as in

@@ -1,25 +1,29 @@
 """Layer normalization layer, and the learned scale and shift it shares
 with GroupNormalization."""
 from kusari.autograd.functions.normalization import layer_normalization
+from kusari.autograd.variable import Parameter
 from kusari.links import link
 from kusari.links.links.connection import _layer
+from kusari.links.links.normalization import batch_normalization
 
 
 class _ScaleShift(link.Link):
     """Base of the normalization layers followed by a learned per-channel
     scale ``gamma`` (initially one) and shift ``beta`` (zero) of ``size``
-    entries; with ``size`` None they are shaped at the first input."""
+    entries; with ``size`` None they are shaped at the first input.
+    ``dtype`` fixes their dtype now (None: the configured dtype when they
+    are shaped)."""
 
-    def __init__(self, size, eps, initial_gamma, initial_beta):
+    def __init__(self, size, eps, initial_gamma, initial_beta, dtype=None):
         size = _layer.positive_int(type(self).__name__, 'size', size,
                                    allow_none=True)
         super().__init__()
         self.eps = eps
         with self.init_scope():
-            self.gamma = _layer.parameter(
-                1 if initial_gamma is None else initial_gamma, size)
-            self.beta = _layer.parameter(
-                0 if initial_beta is None else initial_beta, size)
+            self.gamma = Parameter(batch_normalization.typed_initializer(
+                initial_gamma, 1, dtype), size)
+            self.beta = Parameter(batch_normalization.typed_initializer(
+                initial_beta, 0, dtype), size)
 
     def _initialize_params(self, shape):
         self.gamma.initialize(shape)

@@ -65,7 +65,7 @@ class LSTMBase(link.Chain):
     def _initialize_lazily(self, x):
         """On the first call of a layer built without in_size."""
         if self.upward.W.array is None:
-            self.upward._initialize_params(x, 1)
+            self.upward._initialize_from_input(x)
             self._initialize_params()
 
 

@@ -2,34 +2,18 @@
 them into a link.
 
 A caffemodel is the protocol buffer message ``NetParameter`` of BVLC
-Caffe's ``caffe.proto``. Only what converting weights needs is read, by a
-minimal reader of the protobuf wire format (varints, length-delimited
-fields, packed and unpacked floats): each layer's name, type and blobs.
-The field numbers, from caffe.proto:
-
-- NetParameter: ``layer`` = 100 (LayerParameter), ``layers`` = 2
-  (V1LayerParameter: the format of older models, VGG's among them).
-- LayerParameter: ``name`` = 1, ``type`` = 2 (a string), ``blobs`` = 7.
-- V1LayerParameter: ``name`` = 4, ``type`` = 5 (an enum), ``blobs`` = 6.
-- BlobProto: ``num``, ``channels``, ``height``, ``width`` = 1 to 4 (the
-  legacy 4-d shape), ``data`` = 5 (float), ``shape`` = 7 (BlobShape),
-  ``double_data`` = 8 (double).
-- BlobShape: ``dim`` = 1 (int64).
+Caffe's ``caffe.proto``, read by :mod:`kusari.links.links.caffe.caffe_pb`;
+what converting weights needs is each layer's name, type and blobs, of
+the current layers (``layer``) or the V1 layers of older models, VGG's
+among them (``layers``).
 """
 import collections
 import math
 
-import numpy
-
 from kusari.array import backend
-
-# Wire types of the protobuf encoding.
-VARINT, FIXED64, LENGTH_DELIMITED, FIXED32 = 0, 1, 2, 5
-# (name, type, blobs) field numbers of the two layer messages.
-_LAYER_FIELDS = {100: (1, 2, 7), 2: (4, 5, 6)}
-_BLOB_DIMS = (1, 2, 3, 4)
-_BLOB_DATA, _BLOB_SHAPE, _BLOB_DOUBLE_DATA = 5, 7, 8
-_SHAPE_DIM = 1
+from kusari.links.links.caffe import _wire
+from kusari.links.links.caffe import caffe_function
+from kusari.links.links.caffe import caffe_pb
 
 CaffeLayer = collections.namedtuple('CaffeLayer', 'name type blobs')
 CaffeLayer.__doc__ = """A layer of a caffemodel: its name, its type (a
@@ -37,118 +21,32 @@ string, or the enum value of an old V1 layer) and its blobs (float
 arrays of their stored shapes)."""
 
 
-class _Malformed(ValueError):
-    """The bytes are not a protobuf message of the expected shape."""
-
-
-def read_varint(data, position):
-    """The varint at ``position`` of ``data``, and the position after it."""
-    result = shift = 0
-    while True:
-        if position >= len(data):
-            raise _Malformed('a varint runs past the end of its message')
-        byte = data[position]
-        position += 1
-        result |= (byte & 0x7f) << shift
-        if byte < 0x80:
-            return result, position
-        shift += 7
-        if shift > 63:
-            raise _Malformed('a varint is longer than 10 bytes')
-
-
-def fields(data):
-    """Yield ``(number, wire type, value)`` for each field of the message
-    ``data`` (a memoryview): an int for a varint, a memoryview of the
-    bytes for the other wire types."""
-    position, end = 0, len(data)
-    while position < end:
-        key, position = read_varint(data, position)
-        number, wire_type = key >> 3, key & 7
-        if wire_type == VARINT:
-            value, position = read_varint(data, position)
-            yield number, wire_type, value
-            continue
-        if wire_type == LENGTH_DELIMITED:
-            size, position = read_varint(data, position)
-        elif wire_type in (FIXED64, FIXED32):
-            size = 8 if wire_type == FIXED64 else 4
-        else:
-            raise _Malformed(f'field {number} has the wire type '
-                             f'{wire_type} (groups are not supported)')
-        if position + size > end:
-            raise _Malformed(f'field {number} runs past the end of its '
-                             f'message')
-        yield number, wire_type, data[position:position + size]
-        position += size
-
-
-def _blob(data):
-    legacy = [0, 0, 0, 0]
-    shape = None
-    chunks = []
-    for number, wire_type, value in fields(data):
-        if number in _BLOB_DIMS and wire_type == VARINT:
-            legacy[number - 1] = value
-        elif number == _BLOB_SHAPE and wire_type == LENGTH_DELIMITED:
-            shape = []
-            for dim_number, dim_wire, dim in fields(value):
-                if dim_number != _SHAPE_DIM:
-                    continue
-                if dim_wire == VARINT:
-                    shape.append(dim)
-                else:
-                    shape.extend(_packed_varints(dim))
-        elif number in (_BLOB_DATA, _BLOB_DOUBLE_DATA):
-            if wire_type == VARINT:
-                raise _Malformed('blob data is stored as varints')
-            # A packed run, or one value of an unpacked repeated field.
-            chunks.append(numpy.frombuffer(
-                value, '<f4' if number == _BLOB_DATA else '<f8'))
-    if len(chunks) == 1:
-        array = chunks[0]  # no copy of a large blob
-    else:
-        array = numpy.concatenate(chunks or [numpy.zeros(0, '<f4')])
+def _blob(blob):
+    """The data of ``blob`` in its shape: BlobShape's, else the legacy
+    4-d one, else flat."""
+    array = caffe_function.blob_data(blob)
+    shape = list(blob.shape.dim) if blob.HasField('shape') else None
+    legacy = [blob.num, blob.channels, blob.height, blob.width]
     if shape is None:
         shape = legacy if any(legacy) else [array.size]
     if math.prod(shape) != array.size:
-        raise _Malformed(f'a blob of shape {tuple(shape)} holds '
-                         f'{array.size} values')
+        raise _wire.Malformed(f'a blob of shape {tuple(shape)} holds '
+                              f'{array.size} values')
     return array.reshape(shape)
-
-
-def _packed_varints(data):
-    position, values = 0, []
-    while position < len(data):
-        value, position = read_varint(data, position)
-        values.append(value)
-    return values
-
-
-def _layer(data, name_field, type_field, blobs_field):
-    name, type_, blobs = None, None, []
-    for number, wire_type, value in fields(data):
-        if number == name_field and wire_type == LENGTH_DELIMITED:
-            name = bytes(value).decode('utf-8')
-        elif number == type_field:
-            type_ = value if wire_type == VARINT else bytes(value).decode(
-                'utf-8')
-        elif number == blobs_field and wire_type == LENGTH_DELIMITED:
-            blobs.append(_blob(value))
-    return CaffeLayer(name, type_, blobs)
 
 
 def read_caffemodel(path):
     """The layers of the caffemodel file ``path``, in file order (a list
     of :class:`CaffeLayer`)."""
     with open(path, 'rb') as file:
-        data = memoryview(file.read())
+        data = file.read()
+    net = caffe_pb.NetParameter()
     try:
-        return [_layer(value, *_LAYER_FIELDS[number])
-                for number, wire_type, value in fields(data)
-                if number in _LAYER_FIELDS
-                and wire_type == LENGTH_DELIMITED]
-    except (_Malformed, UnicodeDecodeError) as error:
+        net.MergeFromString(data)
+        return [CaffeLayer(layer.name, layer.type,
+                           [_blob(blob) for blob in layer.blobs])
+                for layers in (net.layer, net.layers) for layer in layers]
+    except (_wire.Malformed, UnicodeDecodeError) as error:
         raise ValueError(f'read_caffemodel: {path} is not a readable '
                          f'caffemodel: {error}') from None
 

@@ -1,6 +1,7 @@
 """What the pre-trained ImageNet models share: the layer-by-layer
 forward, feature extraction, prediction over crops, image preparation and
 the loading of converted weights."""
+import importlib.util
 import os
 
 import numpy
@@ -12,6 +13,10 @@ from kusari.autograd.variable import Variable
 from kusari.links import link
 from kusari.links.links.model.vision import _caffemodel
 from kusari.links.links.model.vision import _npz
+
+#: Whether Pillow, which preparing images needs, is installed (Chainer's
+#: ``available`` of each vision model module).
+available = importlib.util.find_spec('PIL') is not None
 
 #: Where ``pretrained_model='auto'`` looks, under the dataset root.
 MODELS_DIRECTORY = os.path.join('pfnet', 'chainer', 'models')

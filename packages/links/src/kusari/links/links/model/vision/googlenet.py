@@ -38,6 +38,9 @@ _lrn = functools.partial(local_response_normalization, n=5, k=1,
 _global_pool = functools.partial(average_pooling_2d, ksize=7, stride=1)
 _dropout = functools.partial(dropout, ratio=0.4)
 
+# Whether Pillow, which prepare needs, is installed (as in Chainer).
+available = _imagenet.available
+
 
 def prepare(image, size=(224, 224)):
     """``image`` (PIL image or array) as a GoogLeNet input: float32 CHW,

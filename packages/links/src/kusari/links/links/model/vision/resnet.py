@@ -19,6 +19,9 @@ from kusari.links.links.normalization.batch_normalization import \
 _STAGES = {50: (3, 4, 6, 3), 101: (3, 4, 23, 3), 152: (3, 8, 36, 3)}
 _pool = functools.partial(max_pooling_2d, ksize=3, stride=2)
 
+# Whether Pillow, which prepare needs, is installed (as in Chainer).
+available = _imagenet.available
+
 
 def _global_average_pooling_2d(x):
     return average(x, axis=(2, 3))

@@ -16,6 +16,9 @@ _BLOCKS = {16: (2, 2, 3, 3, 3), 19: (2, 2, 4, 4, 4)}
 _CHANNELS = (64, 128, 256, 512, 512)
 _pool = functools.partial(max_pooling_2d, ksize=2)
 
+# Whether Pillow, which prepare needs, is installed (as in Chainer).
+available = _imagenet.available
+
 
 def prepare(image, size=(224, 224)):
     """``image`` (PIL image or array) as a VGG input: float32 CHW, BGR,
