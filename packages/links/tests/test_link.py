@@ -447,7 +447,7 @@ def test_persistent_loaded_into_none_joins_the_link_device():
     import cupy
     link = Link()
     link.add_persistent('statistics', None)
-    link.to_gpu()
+    link.to_device('@cupy:0')
     link.serialize(_LoadingSerializer(numpy.arange(3.0)))
     assert isinstance(link.statistics, cupy.ndarray)
     numpy.testing.assert_array_equal(link.statistics.get(), [0, 1, 2])
@@ -456,7 +456,7 @@ def test_persistent_loaded_into_none_joins_the_link_device():
 @pytest.mark.gpu
 def test_deep_copy_of_a_link_on_the_gpu():
     import cupy
-    model = Model().to_gpu()
+    model = Model().to_device('@cupy:0')
     copied = copy.deepcopy(model)
     assert isinstance(copied.predictor.l1.W.array, cupy.ndarray)
     assert copied.device == model.device
