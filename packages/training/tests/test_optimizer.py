@@ -191,7 +191,9 @@ def test_abstract_rule_names_itself():
 # -- Optimizer ---------------------------------------------------------
 
 def test_setup_requires_a_link():
-    with pytest.raises(TypeError, match='must be a Link, got int'):
+    # Chainer's wording, which its tests match
+    with pytest.raises(TypeError, match='optimization target must be a link '
+                                        r'\(a Link\), got int'):
         optimizers.SGD().setup(3)
 
 

@@ -382,7 +382,7 @@ class Optimizer:
         if not isinstance(link, Link):
             raise TypeError(
                 f'{type(self).__name__}.setup: the optimization target must '
-                f'be a Link, got {type(link).__name__}')
+                f'be a link (a Link), got {type(link).__name__}')
         self.target = link
         self.t = 0
         self.epoch = 0
