@@ -217,8 +217,28 @@ def test_autoload_of_an_incompatible_snapshot_is_a_clear_error(tmp_path):
     assert (tmp_path / 'snapshot_iter_2').read_bytes() == contents
 
 
+def test_snapshot_files_are_found_by_template_and_age(tmp_path):
+    from kusari.training.extensions import _snapshot
+    for age, name in enumerate(['snap_3.npz', 'snap_1.npz', 'snap_2.npz',
+                                'other_1.npz', 'snap_4.txt']):
+        path = tmp_path / name
+        path.touch()
+        os.utime(path, (1000 + age, 1000 + age))
+    template = 'snap_{.updater.iteration}.npz'
+    assert [name for _, name in _snapshot._find_snapshot_files(
+        template, str(tmp_path))] == ['snap_3.npz', 'snap_1.npz',
+                                      'snap_2.npz']
+    assert _snapshot._find_latest_snapshot(template, str(tmp_path)) == \
+        'snap_2.npz'
+    assert _snapshot._find_stale_snapshots(template, str(tmp_path), 1) == [
+        'snap_3.npz', 'snap_1.npz']
+    assert _snapshot._find_stale_snapshots(template, str(tmp_path), 5) == []
+    assert _snapshot._find_latest_snapshot(template,
+                                           str(tmp_path / 'none')) is None
+
+
 def test_snapshot_bad_arguments():
-    with pytest.raises(ValueError, match='either a writer or a savefun'):
+    with pytest.raises(TypeError, match='either a writer or a savefun'):
         snapshot(savefun=save_npz, writer=snapshot_writers.SimpleWriter())
     with pytest.raises(TypeError, match='n_retains must be an int'):
         snapshot(n_retains=2.0)
