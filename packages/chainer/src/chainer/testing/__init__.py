@@ -8,3 +8,4 @@ from kusari.links.testing import LinkInitializersTestCase  # NOQA
 from kusari.links.testing import LinkTestCase  # NOQA
 from kusari.links.testing import LinkTestError  # NOQA
 from kusari.training.testing import get_trainer_with_mock_updater  # NOQA
+from chainer.testing import training  # NOQA: F401 (testing.training.*)

@@ -1,4 +1,5 @@
 """Helpers to test trainer extensions without training anything."""
+import numbers
 from unittest import mock
 
 from kusari.links import link
@@ -62,8 +63,10 @@ class _MockUpdater(updater_module.Updater):
 
     @property
     def is_new_epoch(self):
+        # An epoch may be a fraction of an iteration or span a fraction of
+        # one: the last update is new when it changed the epoch count.
         return self.iteration > 0 and \
-            self.iteration % self.iter_per_epoch == 0
+            (self.iteration - 1) // self.iter_per_epoch != self.epoch
 
     def _get_optimizer(self, name):
         if name != 'main':
@@ -94,11 +97,13 @@ def get_trainer_with_mock_updater(stop_trigger=(10, 'iteration'),
 
     Args:
         stop_trigger: Stop trigger of the trainer.
-        iter_per_epoch (int): Iterations per epoch.
+        iter_per_epoch (int or float): Iterations per epoch; a fraction
+            (``2.5``, ``0.5``) makes epochs that end between iterations.
         extensions (list): Extensions to add to the trainer.
     """
-    if not isinstance(iter_per_epoch, int) or iter_per_epoch < 1:
+    if not isinstance(iter_per_epoch, numbers.Real) or \
+            isinstance(iter_per_epoch, bool) or not iter_per_epoch > 0:
         raise ValueError(f'get_trainer_with_mock_updater: iter_per_epoch '
-                         f'must be a positive int, got {iter_per_epoch!r}')
+                         f'must be a positive number, got {iter_per_epoch!r}')
     return trainer_module.Trainer(_MockUpdater(iter_per_epoch),
                                   stop_trigger, extensions=extensions)
