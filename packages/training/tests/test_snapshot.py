@@ -250,3 +250,34 @@ def test_snapshot_bad_arguments():
         snapshot(condition=True)
     with pytest.raises(NotImplementedError, match='must implement'):
         snapshot_writers.Writer()('f', '.', None)
+
+
+def test_queue_items_carry_their_task_as_in_chainer():
+    # Chainer's queue protocol: (task, filename, outdir, target), ended by
+    # None; a task of None is the writer's own.
+    import queue
+    done = []
+    writer = snapshot_writers.ThreadQueueWriter(
+        task=lambda *args: done.append(('own',) + args))
+    q = queue.Queue()
+    for item in [(lambda *args: done.append(('given',) + args), 'a', 'd', 1),
+                 (None, 'b', 'd', 2), None]:
+        q.put(item)
+    writer.consume(q)
+    assert done == [('given', 'a', 'd', 1), ('own', 'b', 'd', 2)]
+    writer('c', 'd', 3)
+    writer.finalize()
+    assert done[-1] == ('own', 'c', 'd', 3)
+
+
+def test_writers_take_workers_of_any_kind():
+    # A subclass (or Chainer's tests, with mocks) may make workers that are
+    # neither threads nor processes: they are started and joined.
+    from unittest import mock
+    worker = mock.MagicMock()
+    writer = snapshot_writers.ThreadWriter()
+    writer.create_worker = mock.MagicMock(return_value=worker)
+    writer('a', '.', None)
+    writer('b', '.', None)
+    writer.finalize()
+    assert worker.start.call_count == worker.join.call_count == 2
