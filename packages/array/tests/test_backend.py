@@ -112,6 +112,10 @@ def test_get_device_from_array():
     assert backend.get_device_from_array(_HasArray(numpy.zeros(1))) == \
         backend.CpuDevice()
     assert backend.get_device_from_array(1.0) == backend.CpuDevice()
+    # Several arrays, as Chainer takes them: all on the host here.
+    assert backend.get_device_from_array(numpy.zeros(1), numpy.ones(2)) == \
+        backend.CpuDevice()
+    assert backend.get_device_from_array() == backend.CpuDevice()
 
 
 def test_get_array_module_on_host_objects():
@@ -207,6 +211,7 @@ def test_gpu_device():
     x = device.send(numpy.arange(3.0))
     assert isinstance(x, cupy.ndarray) and device.send_array(x) is x
     assert backend.get_device_from_array(x) == device
+    assert backend.get_device_from_array(numpy.zeros(1), x) == device
     assert backend.get_array_module(numpy.zeros(1), x) is cupy
     assert backend.get_array_module(_HasArray(x)) is cupy
     with pytest.raises(TypeError, match='GpuDevice.send_array'):

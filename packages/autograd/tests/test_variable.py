@@ -185,6 +185,35 @@ def test_unchain_backward_cuts_everything_behind():
 # -- Parameter ----------------------------------------------------------
 
 
+def test_parameter_remembers_a_host_device_of_the_users_own():
+    # As in Chainer: a Device class over NumPy arrays (not the CpuDevice)
+    # is what the parameter reports after being sent to it.
+    from kusari.array import backend
+
+    class HostDevice(backend.Device):
+        xp = numpy
+        supported_array_types = (numpy.ndarray,)
+
+        def __eq__(self, other):
+            return isinstance(other, HostDevice)
+
+        __hash__ = backend.Device.__hash__
+
+        def send_array(self, array):
+            return array.copy()
+
+    p = Parameter(f32([1, 2]))
+    assert p.device == backend.CpuDevice()
+    p.to_device(HostDevice())
+    assert isinstance(p.device, HostDevice)
+    lazy = Parameter()
+    lazy.to_device(HostDevice())
+    lazy.initialize((2,))
+    assert isinstance(lazy.device, HostDevice)
+    p.to_device(backend.CpuDevice())
+    assert p.device == backend.CpuDevice()
+
+
 def test_parameter_lazy_initialization():
     from kusari.array import initializers
     p = Parameter(initializers.Constant(2.))

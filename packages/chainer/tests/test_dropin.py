@@ -87,6 +87,18 @@ def test_classes_are_shared():
         is Variable
 
 
+def test_from_imports_of_chainer_private_and_util_modules():
+    """Code written for Chainer imports these names from their packages."""
+    from chainer.backends import _cpu
+    from chainer.training import util
+    assert _cpu.CpuDevice() == chainer.get_device('@numpy')
+    assert isinstance(_cpu._to_cpu(np.float32(2)), np.ndarray)
+    assert util.get_trigger((3, 'epoch')).period == 3
+    from chainer import testing
+    assert testing.training.get_trainer_with_mock_updater is \
+        testing.get_trainer_with_mock_updater
+
+
 def test_dead_backends_answer_false():
     from chainer.backends import intel64
     assert intel64.is_ideep_available() is False

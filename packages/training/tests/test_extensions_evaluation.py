@@ -109,6 +109,22 @@ def test_evaluator_bad_arguments():
         E.Evaluator({'test': _test_iterator([1])}, _Probe())
     with pytest.raises(TypeError, match='unexpected keyword'):
         E.Evaluator(_test_iterator([1]), _Probe(), progress=True)
+    with pytest.raises(KeyError, match="no eval_func and no 'main' target"):
+        E.Evaluator(_test_iterator([1]), {}).evaluate()
+
+
+def test_evaluator_with_eval_func_needs_no_target():
+    # As in Chainer: Evaluator(iterator, {}, eval_func=model).
+    def eval_func(x, t):
+        reporter.report({'x': float(x.mean())})
+    result = E.Evaluator(_test_iterator([1, 2, 3]), {},
+                         eval_func=eval_func)()
+    assert result == {'x': pytest.approx((1.5 + 3) / 2)}
+
+
+def test_evaluator_warns_of_a_repeating_iterator():
+    with pytest.warns(UserWarning, match="iterator 'main' is set to True"):
+        E.Evaluator(iterators.SerialIterator([1, 2], 1), _Probe())
 
 
 def test_micro_average(tmp_path):

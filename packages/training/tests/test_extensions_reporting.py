@@ -3,6 +3,7 @@ DumpGraph and unchain_variables."""
 import io
 import json
 import os
+import sys
 
 import numpy
 import pytest
@@ -116,6 +117,20 @@ def test_print_report_header_pads_the_last_column_too(trainer):
     assert out.getvalue().split('\n')[0] == 'epoch       x         '
 
 
+def test_print_report_writes_to_a_stream_without_flush(trainer):
+    class WriteOnly:
+        def __init__(self):
+            self.text = ''
+
+        def write(self, text):
+            self.text += text
+    out = WriteOnly()
+    trainer.extend(E.LogReport(trigger=(3, 'iteration')))
+    trainer.extend(E.PrintReport(['epoch'], out=out))
+    trainer.run()
+    assert out.text.startswith('epoch')
+
+
 def test_print_report_with_its_own_log_report(trainer):
     out = io.StringIO()
     trainer.extend(_reporting(lambda i: {'x': 1.}))
@@ -185,6 +200,26 @@ def test_dump_graph_writes_a_dot_file_once(tmp_path):
     assert '#6495ED' in text and 'octagon' in text
     assert configuration.config.keep_graph_on_report == flag
     assert trainer.get_extension('dump_graph')._dumped
+
+
+def test_dump_graph_renders_a_png_where_graphviz_is_installed(
+        tmp_path, monkeypatch):
+    from kusari.training.extensions import computational_graph
+    bin_dir = tmp_path / 'bin'
+    bin_dir.mkdir()
+    monkeypatch.setenv('PATH', str(bin_dir))
+    assert not computational_graph.is_graphviz_available()
+    # A stand-in dot: copies its input to the -o file.
+    dot = bin_dir / 'dot'
+    dot.write_text(f'#!{sys.executable}\nimport shutil, sys\n'
+                   f'shutil.copy(sys.argv[2], sys.argv[4])\n')
+    dot.chmod(0o755)
+    assert computational_graph.is_graphviz_available()
+    out = tmp_path / 'out'
+    trainer = helpers.make_trainer(out, (2, 'iteration'))
+    trainer.extend(E.DumpGraph('main/loss', filename='graph.dot'))
+    trainer.run()
+    assert (out / 'graph.png').read_text() == (out / 'graph.dot').read_text()
 
 
 def test_dump_graph_needs_a_variable(trainer):

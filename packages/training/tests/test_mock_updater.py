@@ -21,6 +21,25 @@ def test_counts_iterations_and_epochs():
                     (5, 2, 2.5, 2.0, False)]
 
 
+@pytest.mark.parametrize('iter_per_epoch, epochs, new_epochs', [
+    (2.5, [0.4, 0.8, 1.2, 1.6, 2.0], [False, False, True, False, True]),
+    (0.5, [2., 4., 6., 8., 10.], [True] * 5),
+])
+def test_an_epoch_may_be_a_fraction_of_iterations(iter_per_epoch, epochs,
+                                                   new_epochs):
+    # As Chainer's trigger tests use it: epochs ending between iterations.
+    updater = testing.get_trainer_with_mock_updater(
+        iter_per_epoch=iter_per_epoch).updater
+    seen = []
+    for _ in range(5):
+        updater.update()
+        seen.append((updater.epoch_detail, updater.is_new_epoch))
+    assert seen == list(zip(epochs, new_epochs))
+    with pytest.raises(ValueError, match='iter_per_epoch must be a '
+                                         'positive number'):
+        testing.get_trainer_with_mock_updater(iter_per_epoch=0)
+
+
 def test_optimizer_lookups_are_mocks_a_test_can_override():
     # As in Chainer's own extension tests:
     # ``trainer.updater.get_optimizer.return_value = optimizer``.

@@ -102,6 +102,8 @@ class CountingRule(optimizer.UpdateRule):
         self.state['count'] = numpy.zeros_like(param.array)
 
     def update_core_cpu(self, param):
+        if param.grad is None:
+            return
         self.state['count'] += 1
         param.array -= param.grad
 
@@ -134,6 +136,40 @@ def test_rule_without_gradient_runs_no_update():
     rule.update(param)
     assert rule.t == 1
     numpy.testing.assert_array_equal(rule.state['count'], [0, 0, 0])
+
+
+def test_update_core_is_called_for_every_parameter_as_in_chainer():
+    # Without a gradient, and uninitialized (on its device, the host):
+    # update_core_cpu decides; the built-in rules then do nothing.
+    calls = []
+
+    class Recording(optimizer.UpdateRule):
+        def update_core_cpu(self, param):
+            calls.append(param.name)
+
+    for param in (Parameter(numpy.ones(2, 'f'), name='no_grad'),
+                  Parameter(name='uninitialized')):
+        Recording().update(param)
+        sgd = optimizers.SGD(lr=1.).create_update_rule()
+        sgd.update(param)
+        assert param.grad is None
+    assert calls == ['no_grad', 'uninitialized']
+    assert Recording().update_core_chainerx is not None
+
+
+def test_fp32_update_of_an_uninitialized_float16_parameter():
+    from kusari.array import initializers
+    seen = []
+    rule = optimizer.UpdateRule()
+    rule.update_core = lambda param: seen.append(param)
+    rule.use_fp32_update()
+    param = Parameter(initializers.Zero(numpy.float16))
+    rule.update(param)
+    assert seen[0] is not param and seen[0].dtype == numpy.float32
+    assert param.array is None and param.dtype == numpy.float16
+    unknown = Parameter(lambda array: None)
+    rule.update(unknown)
+    assert seen[1] is unknown
 
 
 def test_rule_hooks_order_and_timing():
@@ -181,6 +217,40 @@ def test_add_hook_errors(hook, kwargs, error, match):
         opt.add_hook(hook, **kwargs)
 
 
+def test_a_hook_whose_timing_is_not_pre_runs_after_as_in_chainer():
+    calls = []
+
+    class Odd:
+        name = 'odd'
+        timing = object()
+
+        def __call__(self, rule, param):
+            calls.append(param.array[0])
+    rule = CountingRule()
+    rule.add_hook(Odd())
+    param = Parameter(numpy.ones(1, 'f'))
+    param.grad = numpy.ones(1, 'f')
+    rule.update(param)
+    assert calls == [0]
+
+
+def test_gradients_a_hook_clears_are_zeros_for_the_next_hook():
+    seen = []
+    model = Model()
+    opt = optimizers.SGD(lr=1).setup(model)
+
+    def clear(opt):
+        for param in opt.target.params():
+            param.cleargrad()
+
+    def check(opt):
+        seen.append(all(p.grad is not None for p in opt.target.params()))
+    opt.add_hook(clear)
+    opt.add_hook(check)
+    opt.update(_loss, model, _x())
+    assert seen == [True]
+
+
 def test_abstract_rule_names_itself():
     param = Parameter(numpy.ones(1, 'f'))
     param.grad = numpy.ones(1, 'f')
@@ -191,7 +261,9 @@ def test_abstract_rule_names_itself():
 # -- Optimizer ---------------------------------------------------------
 
 def test_setup_requires_a_link():
-    with pytest.raises(TypeError, match='must be a Link, got int'):
+    # Chainer's wording, which its tests match
+    with pytest.raises(TypeError, match='optimization target must be a link '
+                                        r'\(a Link\), got int'):
         optimizers.SGD().setup(3)
 
 
@@ -430,6 +502,35 @@ def test_snapshot_of_another_optimizer_is_refused(tmp_path):
     with pytest.raises(KeyError, match=r"has the state entries \['v'\] but "
                        r"not \['m'\]"):
         load_npz(tmp_path / 'opt.npz', other)
+
+
+def test_partial_snapshot_of_a_disabled_rule_or_with_none_loads_no_state():
+    # As in Chainer: a disabled rule, or a deserializer answering None for
+    # an entry, leaves the state to be made at the next update.
+    rule = optimizers.Adam().create_update_rule()
+    rule.enabled = False
+    rule.serialize(NpzDeserializer({'t': numpy.array(3),
+                                    'v': numpy.ones(1, 'f')}))
+    assert rule.t == 3 and rule.state is None
+
+    class Lenient(NpzDeserializer):
+        def __call__(self, key, value):
+            return None if key == 'm' else super().__call__(key, value)
+    rule = optimizers.Adam().create_update_rule()
+    rule.serialize(Lenient({'t': numpy.array(2), 'v': numpy.ones(1, 'f')}))
+    assert rule.t == 2 and rule.state is None
+
+
+def test_state_entries_of_an_init_state_set_on_the_rule_load():
+    # Chainer's tests set init_state on the instance, filling rule.state.
+    rule = optimizer.UpdateRule()
+
+    def init_state(param):
+        rule.state['a'] = numpy.zeros(1, 'f')
+    rule.init_state = init_state
+    rule.serialize(NpzDeserializer({'t': numpy.array(1),
+                                    'a': numpy.full(1, 7, 'f')}))
+    assert rule.state['a'] == 7
 
 
 def test_dynamic_loss_scale_is_saved(tmp_path):

@@ -146,10 +146,16 @@ def test_hooks_skip_missing_gradients():
         assert param.grad is None
 
 
-def test_hooks_are_importable_from_optimizer_module():
-    for name in ('WeightDecay', 'Lasso', 'GradientClipping',
-                 'GradientHardClipping', 'GradientNoise'):
-        assert getattr(optimizer, name) is getattr(optimizer_hooks, name)
+@pytest.mark.parametrize('name, args', [
+    ('WeightDecay', (0.1,)), ('Lasso', (0.1,)), ('GradientClipping', (1.,)),
+    ('GradientHardClipping', (-1., 1.)), ('GradientNoise', (0.1,))])
+def test_hooks_importable_from_optimizer_module_are_deprecated(name, args):
+    # As in Chainer 7: chainer.optimizer.WeightDecay(...) works and warns.
+    with pytest.warns(DeprecationWarning,
+                      match=f'chainer.optimizer.{name} is deprecated'):
+        hook = getattr(optimizer, name)(*args)
+    assert isinstance(hook, getattr(optimizer_hooks, name))
+    assert hook.name == name
 
 
 @pytest.mark.parametrize('hook_class, args', [

@@ -217,8 +217,28 @@ def test_autoload_of_an_incompatible_snapshot_is_a_clear_error(tmp_path):
     assert (tmp_path / 'snapshot_iter_2').read_bytes() == contents
 
 
+def test_snapshot_files_are_found_by_template_and_age(tmp_path):
+    from kusari.training.extensions import _snapshot
+    for age, name in enumerate(['snap_3.npz', 'snap_1.npz', 'snap_2.npz',
+                                'other_1.npz', 'snap_4.txt']):
+        path = tmp_path / name
+        path.touch()
+        os.utime(path, (1000 + age, 1000 + age))
+    template = 'snap_{.updater.iteration}.npz'
+    assert [name for _, name in _snapshot._find_snapshot_files(
+        template, str(tmp_path))] == ['snap_3.npz', 'snap_1.npz',
+                                      'snap_2.npz']
+    assert _snapshot._find_latest_snapshot(template, str(tmp_path)) == \
+        'snap_2.npz'
+    assert _snapshot._find_stale_snapshots(template, str(tmp_path), 1) == [
+        'snap_3.npz', 'snap_1.npz']
+    assert _snapshot._find_stale_snapshots(template, str(tmp_path), 5) == []
+    assert _snapshot._find_latest_snapshot(template,
+                                           str(tmp_path / 'none')) is None
+
+
 def test_snapshot_bad_arguments():
-    with pytest.raises(ValueError, match='either a writer or a savefun'):
+    with pytest.raises(TypeError, match='either a writer or a savefun'):
         snapshot(savefun=save_npz, writer=snapshot_writers.SimpleWriter())
     with pytest.raises(TypeError, match='n_retains must be an int'):
         snapshot(n_retains=2.0)
@@ -230,3 +250,34 @@ def test_snapshot_bad_arguments():
         snapshot(condition=True)
     with pytest.raises(NotImplementedError, match='must implement'):
         snapshot_writers.Writer()('f', '.', None)
+
+
+def test_queue_items_carry_their_task_as_in_chainer():
+    # Chainer's queue protocol: (task, filename, outdir, target), ended by
+    # None; a task of None is the writer's own.
+    import queue
+    done = []
+    writer = snapshot_writers.ThreadQueueWriter(
+        task=lambda *args: done.append(('own',) + args))
+    q = queue.Queue()
+    for item in [(lambda *args: done.append(('given',) + args), 'a', 'd', 1),
+                 (None, 'b', 'd', 2), None]:
+        q.put(item)
+    writer.consume(q)
+    assert done == [('given', 'a', 'd', 1), ('own', 'b', 'd', 2)]
+    writer('c', 'd', 3)
+    writer.finalize()
+    assert done[-1] == ('own', 'c', 'd', 3)
+
+
+def test_writers_take_workers_of_any_kind():
+    # A subclass (or Chainer's tests, with mocks) may make workers that are
+    # neither threads nor processes: they are started and joined.
+    from unittest import mock
+    worker = mock.MagicMock()
+    writer = snapshot_writers.ThreadWriter()
+    writer.create_worker = mock.MagicMock(return_value=worker)
+    writer('a', '.', None)
+    writer('b', '.', None)
+    writer.finalize()
+    assert worker.start.call_count == worker.join.call_count == 2

@@ -127,6 +127,26 @@ def test_once_trigger():
     assert _fires(plain, clock, 3) == []
 
 
+@pytest.mark.parametrize('make, finished_on_load, fires', [
+    (lambda: triggers.OnceTrigger(), True, []),
+    (lambda: triggers.ManualScheduleTrigger([2, 9], 'iteration'), False,
+     [9]),
+])
+def test_a_snapshot_without_the_trigger_state_warns_and_loads(
+        make, finished_on_load, fires):
+    # Chainer's older snapshots saved no state of these triggers: a
+    # OnceTrigger takes its first call as past, a schedule counts on from
+    # the last update.
+    clock = _Clock()
+    _fires(make(), clock, 4)
+    trigger = make()
+    with pytest.warns(UserWarning, match='no state of this trigger'):
+        trigger.serialize(NpzDeserializer({}))
+    assert trigger.finished is finished_on_load
+    assert _fires(trigger, clock, 6) == fires
+    assert trigger.finished
+
+
 def test_time_trigger(monkeypatch):
     now = [0.]
     trainer = testing.get_trainer_with_mock_updater()
@@ -196,6 +216,10 @@ def test_early_stopping_modes_and_max_trigger():
         triggers.EarlyStoppingTrigger(mode='best')
     with pytest.raises(ValueError, match='patience must be'):
         triggers.EarlyStoppingTrigger(patience=0)
+    assert triggers.EarlyStoppingTrigger(patients=5).patience == 5
+    with pytest.raises(TypeError, match='patience or its alias patients'):
+        triggers.EarlyStoppingTrigger((1, 'epoch'), 'main/loss', 10,
+                                      patients=3)
 
 
 def _value_trigger_factories():
@@ -248,8 +272,28 @@ def test_a_trigger_saves_chainers_keys(make):
             saver.target['previous_epoch_detail']) == (3, 0.75)
     fresh = DictionarySerializer()
     make().serialize(fresh)
-    # Never called: -1, which Chainer reads as "ask the updater".
-    assert fresh.target['previous_epoch_detail'] == -1
+    # Never called: the start of training, as Chainer's triggers hold it.
+    assert (fresh.target['previous_iteration'],
+            fresh.target['previous_epoch_detail']) == (0, 0.)
+
+
+@pytest.mark.parametrize('make, first_fire', [
+    (lambda: triggers.IntervalTrigger(2, 'iteration'), True),
+    (lambda: triggers.IntervalTrigger(1, 'epoch'), True),
+    (lambda: triggers.ManualScheduleTrigger([2], 'iteration'), True),
+    (lambda: triggers.ManualScheduleTrigger(0.5, 'epoch'), True),
+    (lambda: triggers.ManualScheduleTrigger([6], 'iteration'), False),
+])
+def test_a_first_call_late_sees_every_point_since_the_start(make,
+                                                            first_fire):
+    # As in Chainer: a trigger first asked at iteration 5 fires for a point
+    # passed at iteration 2 (Chainer's test_trigger_sparse_call).
+    clock = _Clock(iter_per_epoch=4)
+    for _ in range(5):
+        clock.step()
+    trigger = make()
+    assert trigger(clock.trainer) is first_fire
+    assert not trigger(clock.trainer)
 
 
 def test_a_trigger_loads_chainers_state():

@@ -150,6 +150,28 @@ def test_serialize_round_trip():
     assert fresh.get_optimizer('main').t == 4
 
 
+def test_serialize_through_a_recording_serializer():
+    # A serializer that records keys and returns None, as Chainer's tests
+    # write one, leaves the iteration as it is.
+    from kusari.serializers import Serializer
+
+    class Recorder(Serializer):
+        def __init__(self):
+            self.keys = []
+
+        def __getitem__(self, key):
+            return DictionarySerializer()
+
+        def __call__(self, key, value):
+            self.keys.append(key)
+
+    updater, _ = _updater()
+    updater.update()
+    recorder = Recorder()
+    updater.serialize(recorder)
+    assert recorder.keys == ['iteration'] and updater.iteration == 1
+
+
 def test_finalize_finalizes_the_iterators():
     updater, _ = _updater()
     finalized = []
@@ -256,3 +278,68 @@ def test_multiprocess_parallel_updater_trains_on_two_gpus():
     assert updater.iteration == 3
     after = helpers.params(model)
     assert any(not (before[k] == after[k]).all() for k in before)
+
+
+def test_gather_grads_and_params_work_only_on_a_gpu():
+    from kusari.training.updaters import multiprocess_parallel_updater as mpu
+    model = Classifier(helpers.MLP())
+    for gather in (mpu.gather_grads, mpu.gather_params):
+        with pytest.raises(RuntimeError, match='works only on GPU'):
+            gather(model)
+
+
+@pytest.mark.gpu
+@pytest.mark.parametrize('dtype', [numpy.float16, numpy.float32])
+def test_gather_and_scatter_move_every_parameter_and_gradient(dtype):
+    from kusari.training.updaters import multiprocess_parallel_updater as mpu
+    from kusari.array import initializers
+    from kusari.links import links as L
+
+    def model():
+        made = L.Linear(3, 2, initialW=initializers.Normal(dtype=dtype),
+                        initial_bias=initializers.Normal(dtype=dtype))
+        made.to_device('@cupy:0')
+        return made
+    source, destination = model(), model()
+    packed = mpu.gather_params(source)
+    assert packed.shape == (8,) and packed.dtype == dtype
+    mpu.scatter_params(destination, packed)
+    copied = dict(destination.namedparams())
+    for name, param in source.namedparams():
+        numpy.testing.assert_array_equal(param.array.get(),
+                                         copied[name].array.get())
+    source.W.grad = source.W.array * 2
+    source.b.grad = None
+    destination.cleargrads()
+    destination.W.grad = destination.W.array * 0
+    grads = mpu.gather_grads(source)
+    assert float(abs(grads[6:]).sum()) == 0  # b (sorted after W): zeros
+    mpu.scatter_grads(destination, grads)
+    numpy.testing.assert_array_equal(destination.W.grad.get(),
+                                     source.W.grad.get())
+    assert destination.b.grad is None
+
+
+@pytest.mark.gpu
+def test_multiprocess_parallel_updater_on_one_gpu_trains_as_standard():
+    if not updaters.MultiprocessParallelUpdater.available():
+        pytest.skip('NCCL is not available')
+    data = helpers.dataset(8)
+    results = []
+    for make in (
+            lambda it, opt: StandardUpdater(it, opt, device='@cupy:0'),
+            lambda it, opt: updaters.MultiprocessParallelUpdater(
+                [it], opt, devices=[0])):
+        model = Classifier(helpers.MLP())
+        optimizer = optimizers.SGD(lr=0.05)
+        optimizer.setup(model)
+        updater = make(iterators.SerialIterator(data, 4, shuffle=False),
+                       optimizer)
+        updater.update()
+        updater.update()
+        updater.finalize()
+        results.append({k: backend.CpuDevice().send(v)
+                        for k, v in helpers.params(model).items()})
+    for key in results[0]:
+        numpy.testing.assert_allclose(results[0][key], results[1][key],
+                                      rtol=1e-5, atol=1e-6)

@@ -62,6 +62,15 @@ def test_config_rejects_bad_parameters(params, error, match):
         testing.BackendConfig(params)
 
 
+def test_use_ideep_true_is_an_ideep_config_as_chainers_tests_write_it():
+    config = testing.BackendConfig({'use_ideep': True})
+    assert config.get_func_str() == CPU.replace('use_ideep_never',
+                                                'use_ideep_true')
+    assert config.get_pytest_marks() == [testing.attr.ideep]
+    with pytest.raises(ValueError, match="use_ideep must be 'always'"):
+        testing.BackendConfig({'use_ideep': 'yes'})
+
+
 @pytest.mark.parametrize('method_names, params, match', [
     ('test_a', [{}], 'method_names must be None or a list'),
     (None, {}, 'params must be a list of dicts'),

@@ -129,6 +129,15 @@ def test_product_of_lists_of_dicts_merges_one_dict_of_each():
            {'a': 3, 'b': 4, 'c': 5}, {'a': 3, 'b': 4, 'c': 6}]
 
 
+def test_product_splits_a_key_naming_several_parameters():
+    assert testing.product({'z': [0, 1], 'a,b': [(1, 2), (3, 4)]}) == [
+        {'a': 1, 'b': 2, 'z': 0}, {'a': 1, 'b': 2, 'z': 1},
+        {'a': 3, 'b': 4, 'z': 0}, {'a': 3, 'b': 4, 'z': 1}]
+    with pytest.raises(ValueError, match='product: each value must be a '
+                                         'tuple of 2'):
+        testing.product({'a,b': [(1, 2, 3)]})
+
+
 def test_product_dict_lets_later_dicts_win():
     assert testing.product_dict(
         [{'a': 1}, {'a': 2}], [{'a': 3, 'b': 4}]
@@ -146,7 +155,7 @@ def test_product_rejects_malformed_parameters(bad):
 
 
 @hypothesis.given(st.dictionaries(
-    st.text(min_size=1, max_size=3),
+    st.text(st.characters(exclude_characters=','), min_size=1, max_size=3),
     st.lists(st.integers(), min_size=1, max_size=3, unique=True),
     max_size=3))
 def test_product_lists_every_combination_once(choices):

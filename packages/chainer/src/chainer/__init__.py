@@ -86,6 +86,7 @@ from chainer import variable  # NOQA: E402,F401
 from chainer import warnings  # NOQA: E402,F401
 import chainerx  # NOQA: E402,F401 (chainer.chainerx, as in Chainer)
 import chainer.functions.rnn  # NOQA: E402,F401 (Chainer's functions bind it)
+import chainer.training.util  # NOQA: E402,F401 (from chainer.training import util)
 
 __version__ = '7.8.1'
 """The Chainer version whose API this drop-in provides."""

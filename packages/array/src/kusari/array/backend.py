@@ -267,12 +267,15 @@ def _device_from_string(spec):
         f'or "@cupy:N"')
 
 
-def get_device_from_array(array):
-    """The device holding ``array`` (a Variable's array is looked through)."""
-    array = getattr(array, 'array', array) if not isinstance(
-        array, numpy.ndarray) else array
-    if _cupy.is_cupy_array(array):
-        return GpuDevice.from_array(array)
+def get_device_from_array(*arrays):
+    """The device holding the arrays: that of the first one on a GPU, else
+    the host (a Variable's array is looked through)."""
+    for array in arrays:
+        if isinstance(array, numpy.ndarray):
+            continue
+        array = getattr(array, 'array', array)
+        if _cupy.is_cupy_array(array):
+            return GpuDevice.from_array(array)
     return _CPU
 
 

@@ -600,7 +600,13 @@ class Parameter(Variable):
     def device(self):
         if self._array is None:
             return self._device_for_init
-        return Variable.device.fget(self)
+        device = Variable.device.fget(self)
+        # A host array tells only that it is on the host: a Device class of
+        # the user's own over NumPy arrays is the one it was sent to.
+        if self._device_for_init.xp is numpy and \
+                isinstance(device, backend.CpuDevice):
+            return self._device_for_init
+        return device
 
     def initialize(self, shape):
         """Allocate the array of ``shape`` on the parameter's device and

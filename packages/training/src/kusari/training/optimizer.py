@@ -17,14 +17,34 @@ from kusari.array import backend
 from kusari.autograd.variable import Variable
 from kusari.links.link import Link
 from kusari.serializers.serializer import Deserializer
-# Chainer 7 kept these hooks importable from chainer.optimizer.
-from kusari.training.optimizer_hooks import GradientClipping  # NOQA: F401
-from kusari.training.optimizer_hooks import GradientHardClipping  # NOQA: F401
-from kusari.training.optimizer_hooks import GradientNoise  # NOQA: F401
-from kusari.training.optimizer_hooks import Lasso  # NOQA: F401
-from kusari.training.optimizer_hooks import WeightDecay  # NOQA: F401
+from kusari.training import optimizer_hooks
 
 _TIMINGS = ('pre', 'post', 'auto')
+
+
+def _deprecated_hook(hook_class):
+    """``hook_class`` under its old home, ``chainer.optimizer``, where
+    Chainer 7 kept it importable with a DeprecationWarning."""
+    name = hook_class.__name__
+
+    def __init__(self, *args, **kwargs):
+        warnings.warn(
+            f'chainer.optimizer.{name} is deprecated; use '
+            f'chainer.optimizer_hooks.{name} instead', DeprecationWarning,
+            stacklevel=2)
+        hook_class.__init__(self, *args, **kwargs)
+
+    return type(name, (hook_class,), {
+        '__init__': __init__, '__module__': __name__,
+        '__doc__': f'Deprecated: :class:`~kusari.training.optimizer_hooks.'
+                   f'{name}`.'})
+
+
+GradientClipping = _deprecated_hook(optimizer_hooks.GradientClipping)
+GradientHardClipping = _deprecated_hook(optimizer_hooks.GradientHardClipping)
+GradientNoise = _deprecated_hook(optimizer_hooks.GradientNoise)
+Lasso = _deprecated_hook(optimizer_hooks.Lasso)
+WeightDecay = _deprecated_hook(optimizer_hooks.WeightDecay)
 
 
 class Hyperparameter:
@@ -114,12 +134,9 @@ class _Hooks:
             raise ValueError(f"{owner}.add_hook: timing must be 'pre', "
                              f"'post' or 'auto', got {timing!r}")
         if timing == 'auto':
-            # A hook that does not say when it runs runs before the update.
+            # A hook that does not say when it runs runs before the update;
+            # as in Chainer, one whose timing is anything but 'pre' after.
             timing = getattr(hook, 'timing', 'pre')
-            if timing not in ('pre', 'post'):
-                raise ValueError(
-                    f"{owner}.add_hook: the hook's timing attribute must be "
-                    f"'pre' or 'post', got {timing!r}")
         if name is None:
             name = getattr(hook, 'name', None) or getattr(
                 hook, '__name__', None)
@@ -212,7 +229,7 @@ class UpdateRule:
         # The gradient is divided by the loss scale of the backward pass
         # that made it (None where that pass had none), as in Chainer.
         loss_scale = getattr(param, '_loss_scale', None)
-        if self._use_fp32_update and param.dtype == numpy.float16:
+        if self._use_fp32_update and _dtype_or_none(param) == numpy.float16:
             self._update_in_fp32(param, loss_scale)
         else:
             self._update(param, loss_scale)
@@ -224,9 +241,10 @@ class UpdateRule:
                 self._init_states(param)
             elif self._state_device != array.device:
                 self._move_state(array)
-        grad = param.grad
-        if loss_scale is not None and grad is not None:
-            grad /= loss_scale
+            if loss_scale is not None:
+                grad = param.grad
+                if grad is not None:
+                    grad /= loss_scale
         for hook in self._hooks.pre.values():
             hook(self, param)
         self.update_core(param)
@@ -235,7 +253,15 @@ class UpdateRule:
 
     def _update_in_fp32(self, param, loss_scale):
         """Update a float16 parameter through a float32 master copy, so
-        that small steps are not lost to float16 rounding."""
+        that small steps are not lost to float16 rounding. An uninitialized
+        one has nothing to copy yet: the rule is given an uninitialized
+        float32 stand-in, and the parameter stays as it is."""
+        if param.array is None:
+            from kusari.array import initializers
+            from kusari.autograd.variable import Parameter
+            self._update(Parameter(initializers.NaN(numpy.float32),
+                                   name=param.name), loss_scale)
+            return
         master = self._fp32_param
         if master is None:
             master = self._fp32_param = Variable(
@@ -264,32 +290,43 @@ class UpdateRule:
         self._state_device = array.device
 
     def update_core(self, param):
-        """Update ``param`` from its gradient; nothing if it has none.
+        """Update ``param`` from its gradient.
 
-        Calls :meth:`update_core_cpu` for a NumPy array and
-        :meth:`update_core_gpu`, with the array's device current, for a
-        CuPy one.
+        Calls :meth:`update_core_cpu` for a parameter on the host and
+        :meth:`update_core_gpu`, with its device current, for one on a
+        GPU. As in Chainer, it is called for every parameter, also one
+        without a gradient or an uninitialized one: those methods return
+        at once where there is nothing to update.
         """
-        if param.grad is None:
-            return
         array = param.array
         if isinstance(array, numpy.ndarray):
             self.update_core_cpu(param)
+            return
+        device = param.device if array is None else array.device
+        if array is None and device.xp is numpy:
+            self.update_core_cpu(param)
         else:
-            with array.device:
+            with device:
                 self.update_core_gpu(param)
 
     def update_core_cpu(self, param):
-        """Update a parameter held in a NumPy array (it has a gradient)."""
+        """Update a parameter on the host (NumPy arrays)."""
         raise NotImplementedError(
             f'{type(self).__name__} defines no update for NumPy arrays '
             f'(update_core_cpu)')
 
     def update_core_gpu(self, param):
-        """Update a parameter held in a CuPy array (it has a gradient)."""
+        """Update a parameter on a GPU (CuPy arrays)."""
         raise NotImplementedError(
             f'{type(self).__name__} defines no update for CuPy arrays '
             f'(update_core_gpu)')
+
+    def update_core_chainerx(self, param):
+        """Chainer's update of a parameter held in a ChainerX array. Kusari
+        has no ChainerX arrays, so it never calls this; a rule written for
+        Chainer may still define or call it, and it updates as
+        :meth:`update_core` does."""
+        self.update_core(param)
 
     def init_state(self, param):
         """Fill :attr:`state` for ``param`` (its shape, dtype and device);
@@ -300,14 +337,6 @@ class UpdateRule:
         float32 state): the gradient is cast to float32, the copy updated
         and cast back into the parameter."""
         self._use_fp32_update = flag
-
-    def _state_keys(self):
-        """The names :meth:`init_state` gives to the state entries."""
-        probe = copy.copy(self)
-        probe._state = {}
-        array = numpy.zeros(1, numpy.float32)
-        probe.init_state(Variable(array, grad=array))
-        return list(probe._state)
 
     def serialize(self, serializer):
         """Save or load :attr:`t` and the state (not the parameter).
@@ -330,20 +359,29 @@ class UpdateRule:
                 self._fp32_param = Variable(stored)
 
     def _load_state(self, serializer):
-        loaded = {}
-        for key in self._state_keys():
+        # The entries are those init_state makes, found by running it on a
+        # copy of this rule that shares its new state dict (an init_state
+        # set on the instance, as Chainer's tests set one, fills it too).
+        keys = self._state = {}
+        array = numpy.zeros(1, numpy.float32)
+        copy.copy(self).init_state(Variable(array, grad=array))
+        keys, self._state = list(keys), None
+        loaded, absent = {}, []
+        for key in keys:
             try:
                 loaded[key] = serializer(key, None)
             except KeyError:
-                loaded[key] = None
-        missing = [key for key, value in loaded.items() if value is None]
-        if len(missing) == len(loaded):
-            return
-        if missing:
+                absent.append(key)
+        if absent and len(absent) < len(keys) and self.enabled:
             raise KeyError(
                 f'{type(self).__name__}.serialize: the snapshot has the '
-                f'state entries {sorted(set(loaded) - set(missing))} but '
-                f'not {missing}; was it saved by another kind of optimizer?')
+                f'state entries {sorted(loaded)} but not {absent}; was it '
+                f'saved by another kind of optimizer?')
+        # A snapshot from before the first update (no entry), a lenient
+        # deserializer's None, or a disabled rule: the state is made at
+        # the next update, as usual.
+        if absent or any(value is None for value in loaded.values()):
+            return
         self._state = loaded
         self._state_device = None
 
@@ -382,7 +420,7 @@ class Optimizer:
         if not isinstance(link, Link):
             raise TypeError(
                 f'{type(self).__name__}.setup: the optimization target must '
-                f'be a Link, got {type(link).__name__}')
+                f'be a link (a Link), got {type(link).__name__}')
         self.target = link
         self.t = 0
         self.epoch = 0
@@ -445,13 +483,29 @@ class Optimizer:
         self._hooks.remove(type(self).__name__, name)
 
     def call_hooks(self, timing='pre'):
-        """Call the hooks of ``timing`` in the order of registration."""
+        """Call the hooks of ``timing`` in the order of registration; after
+        each, the gradients it cleared are reallocated as zeros (see
+        :meth:`reallocate_cleared_grads`), as in Chainer."""
         if timing not in ('pre', 'post'):
             raise ValueError(f"{type(self).__name__}.call_hooks: timing "
                              f"must be 'pre' or 'post', got {timing!r}")
         hooks = self._hooks.pre if timing == 'pre' else self._hooks.post
         for hook in list(hooks.values()):
             self.call_hook(hook)
+            self.reallocate_cleared_grads()
+
+    def reallocate_cleared_grads(self):
+        """Give every initialized parameter without a gradient a zero one,
+        so that every parameter is updated (with zeros, momentum still
+        moves it). Called before and after each hook; an optimizer that
+        needs no such gradients may override it with one that does
+        nothing."""
+        for param in self.target.params(include_uninit=False):
+            if param.grad is None:
+                array = param.array
+                with backend.get_device_from_array(array):
+                    param.grad = backend.get_array_module(
+                        array).zeros_like(array)
 
     def call_hook(self, hook):
         """Call one hook: once, or once per parameter."""
@@ -555,6 +609,15 @@ class Optimizer:
                                         self._loss_scale * multiplier))
 
 
+def _dtype_or_none(param):
+    """The dtype of ``param``, None where it is uninitialized and its
+    initializer names none."""
+    try:
+        return param.dtype
+    except RuntimeError:
+        return None
+
+
 def _all_finite(grad):
     if grad.dtype == numpy.float64:
         return bool(backend.get_array_module(grad).isfinite(grad).all())
@@ -595,17 +658,6 @@ class GradientMethod(Optimizer):
         """A new :class:`UpdateRule` for one parameter."""
         raise NotImplementedError(
             f'{type(self).__name__} does not define create_update_rule')
-
-    def reallocate_cleared_grads(self):
-        """Give every initialized parameter without a gradient a zero one,
-        so that every parameter is updated (with zeros, momentum still
-        moves it)."""
-        for param in self.target.params(include_uninit=False):
-            if param.grad is None:
-                array = param.array
-                with backend.get_device_from_array(array):
-                    param.grad = backend.get_array_module(
-                        array).zeros_like(array)
 
     def use_cleargrads(self, use=True):
         """Deprecated: :meth:`update` with a loss function clears the

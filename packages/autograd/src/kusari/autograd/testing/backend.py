@@ -138,8 +138,11 @@ class BackendConfig:
 
 
 def _check(values):
-    for key in ('use_cudnn', 'use_ideep'):
-        if values[key] not in _TERNARY:
+    # Chainer's own tests also write use_ideep=True (a truthy level, marked
+    # and skipped like 'always' where iDeep is absent).
+    for key, allowed in (('use_cudnn', _TERNARY),
+                         ('use_ideep', _TERNARY + (True, False))):
+        if values[key] not in allowed:
             raise ValueError(
                 f"BackendConfig: {key} must be 'always', 'auto' or 'never', "
                 f"got {values[key]!r}")

@@ -59,14 +59,20 @@ def from_pytest_parameterize(names, values):
     if not isinstance(values, (list, tuple)):
         raise TypeError(f'from_pytest_parameterize: values must be a list '
                         f'or tuple, got {values!r}')
+    return _named_values_to_dicts('from_pytest_parameterize', names, values)
+
+
+def _named_values_to_dicts(caller, names, values):
+    # ``names`` is one name or several joined by commas; with several, each
+    # value is a tuple holding one value per name.
+    if ',' not in names:
+        return [{names: value} for value in values]
     keys = [name.strip() for name in names.split(',')]
-    if len(keys) == 1:
-        return [{keys[0]: value} for value in values]
     params = []
     for value in values:
         if not isinstance(value, (list, tuple)) or len(value) != len(keys):
             raise ValueError(
-                f'from_pytest_parameterize: each value must be a tuple of '
+                f'{caller}: each value must be a tuple of '
                 f'{len(keys)} (one per name of {names!r}), got {value!r}')
         params.append(dict(zip(keys, value)))
     return params
@@ -83,19 +89,22 @@ def product(parameter):
 
     Given a dict of lists, ``{'a': [1, 2], 'b': [3]}``, returns every dict
     taking one value per key: ``[{'a': 1, 'b': 3}, {'a': 2, 'b': 3}]``
-    (keys in sorted order; the last key varies fastest). Given a list of
-    lists of dicts, returns the merged dict of every choice of one dict per
-    list.
+    (keys in sorted order; the last key varies fastest). A key naming
+    several parameters, ``'a,b'``, takes tuples of one value per name:
+    ``{'a,b': [(1, 2), (3, 4)]}`` gives ``[{'a': 1, 'b': 2}, {'a': 3,
+    'b': 4}]``. Given a list of lists of dicts, returns the merged dict of
+    every choice of one dict per list.
     """
     if isinstance(parameter, dict):
-        keys = sorted(parameter)
-        for key in keys:
-            if not _is_choices(parameter[key]):
+        choices = []
+        for names in sorted(parameter):
+            if not _is_choices(parameter[names]):
                 raise TypeError(
                     f'product: the values of a dict parameter must be lists '
-                    f'of choices; {key!r} has {parameter[key]!r}')
-        return [dict(zip(keys, values)) for values in
-                itertools.product(*(parameter[key] for key in keys))]
+                    f'of choices; {names!r} has {parameter[names]!r}')
+            choices.append(_named_values_to_dicts(
+                'product', names, list(parameter[names])))
+        return product_dict(*choices)
     if isinstance(parameter, list):
         if not all(isinstance(choices, list)
                    and all(isinstance(d, dict) for d in choices)

@@ -58,9 +58,9 @@ class _State:
             target(path[-1], value)
 
 
-def _snapshot_files(template, outdir):
-    """The files in ``outdir`` that ``template`` could have named, oldest
-    first."""
+def _find_snapshot_files(template, outdir):
+    """``(mtime, name)`` of each file in ``outdir`` that ``template`` could
+    have named, oldest first (Chainer's helper of the same name)."""
     prefix = template.split('{')[0]
     suffix = template.split('}')[-1] if '{' in template else ''
     try:
@@ -73,7 +73,21 @@ def _snapshot_files(template, outdir):
         if (name.startswith(prefix) and name.endswith(suffix)
                 and not _TEMPORARY.match(name) and os.path.isfile(path)):
             found.append((os.stat(path).st_mtime_ns, name))
-    return [name for _, name in sorted(found)]
+    return sorted(found)
+
+
+def _find_latest_snapshot(template, outdir):
+    """The name of the newest file ``template`` could have named in
+    ``outdir``, or None."""
+    files = _find_snapshot_files(template, outdir)
+    return files[-1][1] if files else None
+
+
+def _find_stale_snapshots(template, outdir, n_retains):
+    """The names of the snapshots beyond the ``n_retains`` newest, oldest
+    first."""
+    files = _find_snapshot_files(template, outdir)
+    return [name for _, name in files[:max(len(files) - n_retains, 0)]]
 
 
 class _Snapshot(extension.Extension):
@@ -94,7 +108,7 @@ class _Snapshot(extension.Extension):
             raise TypeError(f'snapshot: condition must be callable, got '
                             f'{type(condition).__name__}')
         if writer is not None and savefun is not None:
-            raise ValueError('snapshot: give either a writer or a savefun, '
+            raise TypeError('snapshot: give either a writer or a savefun, '
                              'not both (a writer takes its own savefun)')
         if not isinstance(n_retains, int) or isinstance(n_retains, bool):
             raise TypeError(f'snapshot: n_retains must be an int (positive '
@@ -132,10 +146,10 @@ class _Snapshot(extension.Extension):
         """Load the latest snapshot in ``trainer.out`` if ``autoload``."""
         if not self.autoload:
             return
-        files = _snapshot_files(self.filename, trainer.out)
-        if not files:
+        latest = _find_latest_snapshot(self.filename, trainer.out)
+        if latest is None:
             return
-        path = os.path.join(trainer.out, files[-1])
+        path = os.path.join(trainer.out, latest)
         target = trainer if self._target is None else self._target
         try:
             self._loadfun(path, target)
@@ -166,8 +180,8 @@ class _Snapshot(extension.Extension):
         self.writer(filename, trainer.out, _State(recorder.values))
 
     def _remove_stale(self, outdir):
-        files = _snapshot_files(self.filename, outdir)
-        for name in files[:-self.n_retains]:
+        for name in _find_stale_snapshots(self.filename, outdir,
+                                          self.n_retains):
             os.remove(os.path.join(outdir, name))
 
 

@@ -1,5 +1,7 @@
 """Saving the computational graph of a reported variable."""
 import os
+import shutil
+import subprocess
 
 from kusari.array import configuration
 from kusari.autograd import computational_graph
@@ -13,12 +15,19 @@ _FUNCTION_STYLE = {'shape': 'record', 'fillcolor': '#6495ED',
                    'style': 'filled'}
 
 
+def is_graphviz_available():
+    """Whether Graphviz's ``dot`` command is on the PATH (then
+    :class:`DumpGraph` also renders its graph as a PNG image)."""
+    return shutil.which('dot') is not None
+
+
 class DumpGraph(extension.Extension):
     """Trainer extension that writes the graph of a reported variable as a
     Graphviz dot file, once, at the first iteration that reports it.
 
     Until then it keeps graphs on report (``config.keep_graph_on_report``),
-    which it restores afterwards.
+    which it restores afterwards. Where Graphviz is installed, the graph is
+    also rendered beside the file as a PNG image (``cg.png``).
 
     Args:
         root_name (str): Key of the variable in the observation (e.g.
@@ -74,6 +83,9 @@ class DumpGraph(extension.Extension):
         with _atomic.replacing(path) as temporary:
             with open(temporary, 'w') as stream:
                 stream.write(graph)
+        if is_graphviz_available():
+            image = os.path.splitext(path)[0] + '.png'
+            subprocess.run(['dot', '-Tpng', path, '-o', image], check=True)
         self._dumped = True
         self._restore_flag()
 

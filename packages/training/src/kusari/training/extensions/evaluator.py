@@ -53,7 +53,17 @@ class Evaluator(extension.Extension):
         extension.check_no_removed_arguments('Evaluator', kwargs)
         iterators = standard_updater._named('Evaluator', 'iterators',
                                             iterator)
-        targets = standard_updater._named('Evaluator', 'targets', target)
+        for name, it in iterators.items():
+            if getattr(it, 'repeat', False) is True:
+                warnings.warn(
+                    f'Evaluator: the repeat property of the iterator '
+                    f'{name!r} is set to True; the evaluator sweeps an '
+                    f'iterator until it stops, so this one might not stop '
+                    f'and the evaluation could loop forever (give it '
+                    f'repeat=False)', UserWarning, stacklevel=2)
+        # No 'main' target is needed where eval_func does the evaluation.
+        targets = standard_updater._named('Evaluator', 'targets', target,
+                                          main_required=False)
         for name, link in targets.items():
             if not callable(getattr(link, 'namedlinks', None)):
                 raise TypeError(f'Evaluator: target {name!r} must be a '
@@ -105,7 +115,10 @@ class Evaluator(extension.Extension):
         """Run the evaluation over the main iterator; return the means of
         the reported values (keys without the extension's name)."""
         iterator = self._iterators['main']
-        eval_func = self.eval_func or self._targets['main']
+        eval_func = self.eval_func or self._targets.get('main')
+        if eval_func is None:
+            raise KeyError("Evaluator: no eval_func and no 'main' target to "
+                           "evaluate with")
         if self.eval_hook:
             self.eval_hook(self)
         if hasattr(iterator, 'reset'):

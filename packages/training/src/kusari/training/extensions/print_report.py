@@ -21,7 +21,8 @@ class PrintReport(extension.Extension):
         log_report (str or LogReport): The name of the trainer's
             LogReport extension, or a LogReport this extension owns (and
             calls itself).
-        out: Stream to print to (default stdout).
+        out: Stream to print to (default stdout): anything with a
+            ``write`` method; it is flushed if it has ``flush``.
     """
 
     def __init__(self, entries, log_report='LogReport', out=sys.stdout):
@@ -55,7 +56,8 @@ class PrintReport(extension.Extension):
             self._header = None
         for entry in log[self._log_len:]:
             out.write(_CLEAR_LINE + self._row(entry) + '\n')
-        out.flush()
+        if hasattr(out, 'flush'):  # any object with write() will do
+            out.flush()
         self._log_len = len(log)
 
     def _row(self, entry):

@@ -83,6 +83,14 @@ class SimpleWriter(_SavefunWriter):
         self.save(filename, outdir, target, self._savefun, **self._kwds)
 
 
+def _exitcode(worker):
+    """The exit code of a worker process (0 for a thread, whose failure
+    :class:`_Outcome` keeps, or any other worker a subclass makes)."""
+    if isinstance(worker, multiprocessing.process.BaseProcess):
+        return worker.exitcode
+    return 0
+
+
 class _Outcome:
     """Where a background write leaves its exception for the trainer."""
 
@@ -133,7 +141,7 @@ class StandardWriter(_SavefunWriter):
             return
         worker.join()
         self._outcome.raise_error(self)
-        exitcode = getattr(worker, 'exitcode', 0)
+        exitcode = _exitcode(worker)
         if exitcode:
             raise RuntimeError(f'{type(self).__name__}: the process writing '
                                f'a snapshot failed (exit code {exitcode})')
@@ -202,19 +210,26 @@ class QueueWriter(Writer):
             self._queue = self.create_queue()
             self._consumer = self.create_consumer(self._queue)
             self._consumer.start()
-        self._queue.put((filename, outdir, target))
+        self._queue.put((self._queued_task(), filename, outdir, target))
+
+    def _queued_task(self):
+        """The task an item of the queue carries: the task itself, where
+        the consumer shares this process."""
+        return self._task
 
     def consume(self, q):
-        """Run the task on each item of ``q`` until None arrives; a failed
-        task does not stop the others, and the first failure is raised at
-        the end."""
+        """Run each item ``(task, filename, outdir, target)`` of ``q`` as
+        ``task(filename, outdir, target)`` until None arrives (a task of
+        None is this writer's own task); a failed task does not stop the
+        others, and the first failure is raised at the end."""
         first_error = None
         while True:
             item = q.get()
             try:
                 if item is None:
                     break
-                self._task(*item)
+                task = self._task if item[0] is None else item[0]
+                task(*item[1:])
             except Exception as error:
                 first_error = first_error or error
             finally:
@@ -229,7 +244,7 @@ class QueueWriter(Writer):
         self._queue.put(None)
         self._queue.join()
         self._consumer.join()
-        exitcode = getattr(self._consumer, 'exitcode', 0)
+        exitcode = _exitcode(self._consumer)
         self._consumer = self._queue = None
         if exitcode:
             raise RuntimeError(f'{type(self).__name__}: the process writing '
@@ -278,3 +293,8 @@ class ProcessQueueWriter(QueueWriter):
 
     def create_consumer(self, q):
         return multiprocessing.Process(target=self.consume, args=(q,))
+
+    def _queued_task(self):
+        # The consumer process has its own copy of the task, so the task
+        # need not be picklable: the items say "your own task".
+        return None

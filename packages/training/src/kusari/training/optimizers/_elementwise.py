@@ -40,6 +40,18 @@ class Rule(optimizer.UpdateRule):
         super().__init__(parent_hyperparam or self.defaults)
         optimizer.set_hyperparams(self.hyperparam, **entries)
 
+    def update_core(self, param):
+        # Nothing to update without an array and a gradient; else as
+        # UpdateRule.update_core, for an initialized parameter.
+        array = param.array
+        if array is None or param.grad is None:
+            return
+        if isinstance(array, numpy.ndarray):
+            self.update_core_cpu(param)
+        else:
+            with array.device:
+                self.update_core_gpu(param)
+
     def init_state(self, param):
         xp = param.device.xp
         for key in self.zero_state:

@@ -40,12 +40,16 @@ def before_last_update(updater, unit):
 class ProgressTracker:
     """Remembers the progress seen at the previous call of a trigger, so
     that a trigger fires once for each crossing even when it is not asked
-    every iteration. The memory is saved with :meth:`serialize`, which is
-    what makes a resumed run fire as an uninterrupted one."""
+    every iteration. Before the first call that progress is the start of
+    training, as in Chainer: a first call at iteration 5 sees every point
+    passed since iteration 0. The memory is saved with :meth:`serialize`,
+    which is what makes a resumed run fire as an uninterrupted one."""
 
     def __init__(self, unit):
         self.unit = unit
-        self._previous = None  # {unit: progress} at the previous call
+        # {unit: progress} at the previous call; None where a snapshot
+        # lacked it, and the last update is taken as the previous call.
+        self._previous = {'iteration': 0, 'epoch': 0.}
 
     def step(self, updater):
         """Return ``(previous, current)`` progress and remember current."""
@@ -59,12 +63,12 @@ class ProgressTracker:
         return previous, current(updater, self.unit)
 
     def serialize(self, serializer):
-        # Chainer's keys; an epoch_detail of -1 stands for "not called
-        # yet", which Chainer reads the same way.
-        previous = self._previous or {'iteration': 0, 'epoch': -1.}
+        # Chainer's keys; -1 stands for "unknown", which Chainer reads the
+        # same way.
+        previous = self._previous or {'iteration': -1, 'epoch': -1.}
         try:
-            iteration = serializer('previous_iteration',
-                                   previous['iteration'])
+            iteration = int(serializer('previous_iteration',
+                                       previous['iteration']))
             epoch = float(serializer('previous_epoch_detail',
                                      previous['epoch']))
         except KeyError:
@@ -77,5 +81,5 @@ class ProgressTracker:
                 'that it was last called one iteration ago', stacklevel=2)
             self._previous = None
             return
-        self._previous = None if epoch < 0 else {
-            'iteration': int(iteration), 'epoch': epoch}
+        self._previous = None if iteration < 0 or epoch < 0 else {
+            'iteration': iteration, 'epoch': epoch}

@@ -26,6 +26,9 @@ class EarlyStoppingTrigger:
                  patience=None, mode='auto', verbose=False,
                  max_trigger=(100, 'epoch'), **kwargs):
         if 'patients' in kwargs:
+            if patience is not None:
+                raise TypeError('EarlyStoppingTrigger: give patience or its '
+                                'alias patients, not both')
             patience = kwargs.pop('patients')
         if 'max_epoch' in kwargs:
             max_trigger = (kwargs.pop('max_epoch'), 'epoch')

@@ -45,4 +45,9 @@ class ManualScheduleTrigger:
     def serialize(self, serializer):
         """Save or load the progress seen at the last call."""
         self._tracker.serialize(serializer)
-        self.finished = bool(serializer('finished', self.finished))
+        try:
+            self.finished = bool(serializer('finished', self.finished))
+        except KeyError:
+            # A snapshot without this trigger's state (the tracker warned):
+            # the next call tells from the progress whether it is finished.
+            self.finished = False

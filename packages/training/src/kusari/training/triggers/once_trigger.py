@@ -1,4 +1,5 @@
 """Firing once, at the first call."""
+import warnings
 
 
 class OnceTrigger:
@@ -24,5 +25,18 @@ class OnceTrigger:
         return fire
 
     def serialize(self, serializer):
-        """Save or load whether the first call is still to come."""
-        self._flag_first = bool(serializer('_flag_first', self._flag_first))
+        """Save or load whether the first call is still to come.
+
+        A snapshot from before this trigger saved its state (Chainer's
+        older versions saved none) is taken, with a warning, as one whose
+        first call is past.
+        """
+        try:
+            self._flag_first = bool(
+                serializer('_flag_first', self._flag_first))
+        except KeyError:
+            warnings.warn(
+                'OnceTrigger: the snapshot holds no state of this trigger; '
+                'it guesses that its first call is past, which is wrong if '
+                'the snapshot was taken before that call', stacklevel=2)
+            self._flag_first = False

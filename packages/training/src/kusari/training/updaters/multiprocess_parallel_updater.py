@@ -2,6 +2,8 @@
 gradients summed by NCCL."""
 import multiprocessing
 
+import numpy
+
 from kusari.array import _cupy
 from kusari.array import backend
 from kusari.autograd import graph_mode
@@ -25,32 +27,90 @@ def _nccl():
     return nccl if getattr(nccl, 'available', True) else None
 
 
-def _gradients(link):
-    return [param.grad for _, param in sorted(link.namedparams())
-            if param.grad is not None]
+def _pack(caller, link, attribute):
+    """The ``attribute`` arrays of the parameters of ``link`` in one flat
+    GPU array (zeros for a missing gradient), so that one collective call
+    moves them all."""
+    params = [param for _, param in sorted(link.namedparams())
+              if param.array is not None]
+    cupy = _cupy.cupy_or_none()
+    if cupy is None or not all(isinstance(param.array, cupy.ndarray)
+                               for param in params):
+        raise RuntimeError(f'{caller} works only on GPU: the parameters of '
+                           f'the link must be CuPy arrays')
+    if not params:
+        return cupy.empty(0, numpy.float32)
+    dtype = numpy.result_type(*[param.dtype for param in params])
+    return cupy.concatenate([
+        cupy.zeros(param.size, dtype) if getattr(param, attribute) is None
+        else getattr(param, attribute).ravel().astype(dtype, copy=False)
+        for param in params])
 
 
-def _parameters(link):
-    return [param.array for _, param in sorted(link.namedparams())]
+def _unpack(link, attribute, packed):
+    """Copy the parts of ``packed`` (as :func:`_pack` made it) back into
+    the ``attribute`` arrays; a missing gradient stays missing."""
+    offset = 0
+    for _, param in sorted(link.namedparams()):
+        if param.array is None:
+            continue
+        target = getattr(param, attribute)
+        if target is not None:
+            target[...] = packed[offset:offset + param.size].reshape(
+                param.shape)
+        offset += param.size
 
 
-def _all_reduce_gradients(communicator, link, stream):
-    """Sum the gradients of ``link`` over every process, in place."""
+def gather_grads(link):
+    """The gradients of the parameters of ``link`` (on a GPU) packed into
+    one flat array, in the order of their sorted names; a parameter
+    without a gradient contributes zeros. RuntimeError on the host."""
+    return _pack('gather_grads', link, 'grad')
+
+
+def gather_params(link):
+    """The parameters of ``link`` (on a GPU) packed into one flat array,
+    in the order of their sorted names. RuntimeError on the host."""
+    return _pack('gather_params', link, 'array')
+
+
+def scatter_grads(link, array):
+    """Copy ``array``, as :func:`gather_grads` packs it, into the
+    gradients of ``link``."""
+    _unpack(link, 'grad', array)
+
+
+def scatter_params(link, array):
+    """Copy ``array``, as :func:`gather_params` packs it, into the
+    parameters of ``link``."""
+    _unpack(link, 'array', array)
+
+
+def _nccl_dtype(dtype):
     nccl = _nccl()
-    for grad in _gradients(link):
-        communicator.allReduce(grad.data.ptr, grad.data.ptr, grad.size,
-                               nccl.NCCL_FLOAT32 if grad.dtype.itemsize == 4
-                               else nccl.NCCL_FLOAT64, nccl.NCCL_SUM,
-                               stream.ptr)
+    return {numpy.dtype(numpy.float16): nccl.NCCL_FLOAT16,
+            numpy.dtype(numpy.float32): nccl.NCCL_FLOAT32,
+            numpy.dtype(numpy.float64): nccl.NCCL_FLOAT64}[dtype]
+
+
+def _all_reduce_gradients(communicator, link, stream, scale=1.):
+    """Sum the gradients of ``link`` over every process (times
+    ``scale``), in place."""
+    grads = gather_grads(link)
+    communicator.allReduce(grads.data.ptr, grads.data.ptr, grads.size,
+                           _nccl_dtype(grads.dtype), _nccl().NCCL_SUM,
+                           stream.ptr)
+    if scale != 1.:
+        grads *= scale
+    scatter_grads(link, grads)
 
 
 def _broadcast_parameters(communicator, link, stream):
     """Copy the parameters of the main process to every other one."""
-    nccl = _nccl()
-    for array in _parameters(link):
-        communicator.bcast(array.data.ptr, array.size,
-                           nccl.NCCL_FLOAT32 if array.dtype.itemsize == 4
-                           else nccl.NCCL_FLOAT64, 0, stream.ptr)
+    params = gather_params(link)
+    communicator.bcast(params.data.ptr, params.size,
+                       _nccl_dtype(params.dtype), 0, stream.ptr)
+    scatter_params(link, params)
 
 
 def _loss_and_backward(model, iterator, converter, device):
@@ -175,10 +235,8 @@ class MultiprocessParallelUpdater(standard_updater.StandardUpdater):
                     f'{type(self).__name__}: the main iterator has no more '
                     f'batches but training is not over') from None
             stream = cupy.cuda.Stream.null
-            _all_reduce_gradients(self._communicator, model, stream)
-            scale = 1. / (len(self._pipes) + 1)
-            for grad in _gradients(model):
-                grad *= scale
+            _all_reduce_gradients(self._communicator, model, stream,
+                                  scale=1. / (len(self._pipes) + 1))
             optimizer.update()
             _broadcast_parameters(self._communicator, model, stream)
         if self.auto_new_epoch and iterator.is_new_epoch:

@@ -179,4 +179,6 @@ class StandardUpdater(updater_module.Updater):
         for name, optimizer in self._optimizers.items():
             optimizer.serialize(serializer['optimizer:' + name])
             optimizer.target.serialize(serializer['model:' + name])
-        self.iteration = int(serializer('iteration', self.iteration))
+        iteration = serializer('iteration', self.iteration)
+        if iteration is not None:  # None from a serializer that only records
+            self.iteration = int(iteration)
