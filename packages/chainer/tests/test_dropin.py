@@ -67,6 +67,18 @@ def test_dead_backends_answer_false():
     assert intel64.is_ideep_available() is False
 
 
+def test_array_types_and_size_of_shape():
+    """chainer.get_array_types() holds NumPy's array type (CuPy's too
+    where a GPU is seen); chainer.utils.size_of_shape counts elements."""
+    types = chainer.get_array_types()
+    assert isinstance(types, tuple) and np.ndarray in types
+    assert isinstance(np.zeros(2), types)
+    assert chainer.utils.size_of_shape((2, 3, 4)) == 24
+    assert chainer.utils.size_of_shape(()) == 1
+    assert chainer.utils.size_of_shape((3, 0)) == 0
+    assert type(chainer.utils.size_of_shape((np.int64(2),))) is int
+
+
 def test_debug_switch():
     assert chainer.is_debug() is False
     chainer.set_debug(True)

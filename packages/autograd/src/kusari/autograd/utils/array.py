@@ -17,3 +17,12 @@ def force_type(dtype, value):
     if numpy.isscalar(value):
         return dtype.type(value)
     return value
+
+
+def size_of_shape(shape):
+    """The number of elements of an array of ``shape`` (a Python int; 1
+    for the empty shape)."""
+    size = 1
+    for length in shape:
+        size *= int(length)
+    return size
