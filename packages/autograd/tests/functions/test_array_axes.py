@@ -27,6 +27,16 @@ def test_axis_out_of_range(func, match):
         func()
 
 
+def test_flip_helper_matches_numpy_flip():
+    """functions.array.flip._flip, the array-level flip Chainer's tests
+    compare with."""
+    from kusari.autograd.functions.array.flip import _flip
+    x = numpy.arange(24).reshape(2, 3, 4)
+    for axis in range(-3, 3):
+        numpy.testing.assert_array_equal(_flip(x, axis),
+                                         numpy.flip(x, axis))
+
+
 def test_flip_axis_out_of_range_is_a_type_error():
     with pytest.raises(type_check.InvalidType, match='axis'):
         F.flip(X, 3)
