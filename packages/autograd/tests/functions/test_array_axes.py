@@ -83,6 +83,16 @@ def test_tile_and_repeat_argument_errors():
         F.tile(X, 1.5)
     with pytest.raises(ValueError, match='repeat: repeats'):
         F.repeat(X, -1)
+    with pytest.raises(TypeError, match='repeat: axis'):
+        F.repeat(X, 1, True)
+
+
+@pytest.mark.parametrize('repeats, expected', [
+    (True, [0, 1, 2]), (False, []), ((True, False, True), [0, 2]),
+    ((True,), [0, 1, 2])])
+def test_repeat_counts_bools_as_numpy_does(repeats, expected):
+    y = F.repeat(numpy.arange(3, dtype=numpy.float32), repeats, 0)
+    numpy.testing.assert_array_equal(y.array, expected)
     with pytest.raises(type_check.InvalidType, match='len\\(repeats\\)'):
         F.repeat(X, (1, 2), axis=1)
 

@@ -11,6 +11,11 @@ from kusari.autograd.utils import type_check
 X = numpy.arange(6, dtype=numpy.float32).reshape(2, 3)
 
 
+def test_broadcast_of_nothing_is_a_type_error():
+    with pytest.raises(type_check.InvalidType, match='at least one'):
+        F.broadcast()
+
+
 def test_where_broadcasts_and_takes_scalars():
     condition = numpy.array([True, False, True])
     x = Variable(X.copy())
@@ -77,6 +82,14 @@ def test_scatter_add_errors():
         F.scatter_add(X, 0, numpy.ones(2, numpy.float32))
     with pytest.raises(IndexError, match='scatter_add'):
         F.scatter_add(X, 5, numpy.ones(3, numpy.float32))
+    # Chainer's kinds of error: two Ellipses, more indices than axes.
+    with pytest.raises(ValueError, match='one Ellipsis'):
+        F.scatter_add(X, (Ellipsis, Ellipsis), X)
+    with pytest.raises(type_check.InvalidType, match='index 3 axes'):
+        F.scatter_add(X, (0, 0, 0), numpy.ones((), numpy.float32))
+    mask = numpy.ones((2, 3), dtype=bool)
+    with pytest.raises(type_check.InvalidType, match='index 3 axes'):
+        F.scatter_add(X, (mask, 0), numpy.ones(6, numpy.float32))
 
 
 def test_pad_modes_and_gradients():
