@@ -14,6 +14,21 @@ def _product(a, b):
     return a * b * b
 
 
+def test_double_backward_with_an_output_gradient_of_none():
+    """A None output gradient (FunctionTestCase gives one for an output
+    it leaves out) is no input of the check and contributes nothing."""
+    x = numpy.random.RandomState(0).uniform(-1, 1, (2, 4))
+
+    def f(x):
+        a, b = F.split_axis(x, [1], 1)
+        return a * a, b * b * b
+
+    gy_b = numpy.random.RandomState(1).uniform(-1, 1, (2, 3))
+    ggx = numpy.random.RandomState(2).uniform(-1, 1, (2, 4))
+    gradient_check.check_double_backward(
+        f, x, (None, gy_b), ggx, dtype=numpy.float64)
+
+
 def test_no_grads_input_must_receive_no_gradient():
     # As in Chainer 7.8.1: an input marked in no_grads still takes part in
     # the graph, and a gradient reaching it fails the check.

@@ -34,6 +34,7 @@ def test_name_exists(name):
     ('chainer.functions.math.basic_math',
      'kusari.autograd.functions.math.basic_math'),
     ('chainer.backends.cuda', 'kusari.array.cuda'),
+    ('chainer.backends._cpu', 'kusari.array.backend'),
     ('chainer.utils.type_check', 'kusari.autograd.utils.type_check'),
     ('chainer.variable', 'kusari.autograd.variable'),
     ('chainer.testing.attr', 'kusari.autograd.testing.attr'),
@@ -102,6 +103,18 @@ def test_from_imports_of_chainer_private_and_util_modules():
 def test_dead_backends_answer_false():
     from chainer.backends import intel64
     assert intel64.is_ideep_available() is False
+
+
+def test_array_types_and_size_of_shape():
+    """chainer.get_array_types() holds NumPy's array type (CuPy's too
+    where a GPU is seen); chainer.utils.size_of_shape counts elements."""
+    types = chainer.get_array_types()
+    assert isinstance(types, tuple) and np.ndarray in types
+    assert isinstance(np.zeros(2), types)
+    assert chainer.utils.size_of_shape((2, 3, 4)) == 24
+    assert chainer.utils.size_of_shape(()) == 1
+    assert chainer.utils.size_of_shape((3, 0)) == 0
+    assert type(chainer.utils.size_of_shape((np.int64(2),))) is int
 
 
 def test_debug_switch():

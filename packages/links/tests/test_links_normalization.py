@@ -235,6 +235,32 @@ def test_batch_renormalization():
     numpy.testing.assert_array_equal(frozen.avg_mean, numpy.zeros(3))
 
 
+@pytest.mark.parametrize('finetune', [False, True])
+def test_batch_renormalization_under_forget(finetune):
+    """F.forget recomputes the layer in backward: the recomputation sees
+    the running statistics the first pass saw (r and d depend on them),
+    and they are updated once."""
+    from kusari.autograd import Variable
+    from kusari.autograd import functions as F
+
+    x = numpy.random.RandomState(0).uniform(-1, 1, (4, 3)).astype('f')
+    gy = numpy.random.RandomState(1).uniform(-1, 1, (4, 3)).astype('f')
+    grads, stats = [], []
+    for forget in (False, True):
+        link = L.BatchRenormalization(3, rmax=2.0, dmax=1.0)
+        link.avg_mean[...] = 0.3
+        xv = Variable(x)
+        y = F.forget(lambda v: link(v, finetune=finetune), xv) if forget \
+            else link(xv, finetune=finetune)
+        y.grad = gy
+        y.backward()
+        grads.append(xv.grad)
+        stats.append((link.avg_mean.copy(), link.avg_var.copy(), link.N))
+    numpy.testing.assert_allclose(grads[1], grads[0], rtol=1e-6)
+    for a, b in zip(*stats):
+        numpy.testing.assert_array_equal(a, b)
+
+
 def test_decorrelated_batch_normalization_whitens():
     link = L.DecorrelatedBatchNormalization(4, groups=2, eps=1e-9)
     mixing = numpy.random.randn(4, 4)

@@ -211,6 +211,33 @@ def test_lstm_shrinking_batch_passes_rows_through():
     numpy.testing.assert_array_equal(c_prev.grad[1:], 1)
 
 
+@pytest.mark.parametrize('module, n_cells, batch', [
+    ('lstm', 1, 3), ('lstm', 1, 2), ('slstm', 2, 3)])
+def test_cell_grad_functions_give_the_cell_gradients(module, n_cells, batch):
+    """LSTMGrad()(cells, xs, c, gc, gh) and SLSTMGrad(): the gradients
+    backward computes, as a function that may be called again and is
+    itself differentiable."""
+    import importlib
+    mod = importlib.import_module(
+        f'kusari.autograd.functions.activation.{module}')
+    grad_function = getattr(mod, module.upper() + 'Grad')()
+    cells = [Variable(_x(3, 2, seed=s).astype(numpy.float64))
+             for s in range(n_cells)]
+    xs = [Variable(_x(batch, 8, seed=10 + s).astype(numpy.float64))
+          for s in range(n_cells)]
+    c, h = getattr(F, module)(*cells, *xs)
+    gc = _x(*c.shape, seed=20).astype(numpy.float64)
+    gh = _x(*h.shape, seed=21).astype(numpy.float64)
+    (F.sum(c * gc) + F.sum(h * gh)).backward()
+    for _ in range(2):
+        grads = grad_function(*[v.array for v in cells + xs], c.array,
+                              gc, gh)
+        assert len(grads) == 2 * n_cells
+        for g, v in zip(grads, cells + xs):
+            numpy.testing.assert_allclose(g.array, v.grad, rtol=1e-12)
+    F.sum(grads[-1]).backward()  # differentiable again
+
+
 def test_lstm_errors_name_the_arguments():
     with pytest.raises(type_check.InvalidType, match='x.shape'):
         F.lstm(_x(2, 3), _x(2, 8))

@@ -27,6 +27,16 @@ def test_axis_out_of_range(func, match):
         func()
 
 
+def test_flip_helper_matches_numpy_flip():
+    """functions.array.flip._flip, the array-level flip Chainer's tests
+    compare with."""
+    from kusari.autograd.functions.array.flip import _flip
+    x = numpy.arange(24).reshape(2, 3, 4)
+    for axis in range(-3, 3):
+        numpy.testing.assert_array_equal(_flip(x, axis),
+                                         numpy.flip(x, axis))
+
+
 def test_flip_axis_out_of_range_is_a_type_error():
     with pytest.raises(type_check.InvalidType, match='axis'):
         F.flip(X, 3)
@@ -73,6 +83,16 @@ def test_tile_and_repeat_argument_errors():
         F.tile(X, 1.5)
     with pytest.raises(ValueError, match='repeat: repeats'):
         F.repeat(X, -1)
+    with pytest.raises(TypeError, match='repeat: axis'):
+        F.repeat(X, 1, True)
+
+
+@pytest.mark.parametrize('repeats, expected', [
+    (True, [0, 1, 2]), (False, []), ((True, False, True), [0, 2]),
+    ((True,), [0, 1, 2])])
+def test_repeat_counts_bools_as_numpy_does(repeats, expected):
+    y = F.repeat(numpy.arange(3, dtype=numpy.float32), repeats, 0)
+    numpy.testing.assert_array_equal(y.array, expected)
     with pytest.raises(type_check.InvalidType, match='len\\(repeats\\)'):
         F.repeat(X, (1, 2), axis=1)
 

@@ -11,6 +11,11 @@ from kusari.autograd.utils import type_check
 X = numpy.arange(6, dtype=numpy.float32).reshape(2, 3)
 
 
+def test_broadcast_of_nothing_is_a_type_error():
+    with pytest.raises(type_check.InvalidType, match='at least one'):
+        F.broadcast()
+
+
 def test_where_broadcasts_and_takes_scalars():
     condition = numpy.array([True, False, True])
     x = Variable(X.copy())
@@ -77,6 +82,14 @@ def test_scatter_add_errors():
         F.scatter_add(X, 0, numpy.ones(2, numpy.float32))
     with pytest.raises(IndexError, match='scatter_add'):
         F.scatter_add(X, 5, numpy.ones(3, numpy.float32))
+    # Chainer's kinds of error: two Ellipses, more indices than axes.
+    with pytest.raises(ValueError, match='one Ellipsis'):
+        F.scatter_add(X, (Ellipsis, Ellipsis), X)
+    with pytest.raises(type_check.InvalidType, match='index 3 axes'):
+        F.scatter_add(X, (0, 0, 0), numpy.ones((), numpy.float32))
+    mask = numpy.ones((2, 3), dtype=bool)
+    with pytest.raises(type_check.InvalidType, match='index 3 axes'):
+        F.scatter_add(X, (mask, 0), numpy.ones(6, numpy.float32))
 
 
 def test_pad_modes_and_gradients():
@@ -128,6 +141,45 @@ def test_as_strided_gradient_skips_buffer_outside_x():
     numpy.testing.assert_array_equal(x.grad, [1, 1])
 
 
+def test_stride_array_views_the_buffer_of_any_view():
+    """_stride_array (Chainer's name) views the base buffer, also through
+    a view made by as_strided itself; it does not copy."""
+    from kusari.autograd.functions.array.as_strided import _stride_array
+    buffer = numpy.arange(8, dtype=numpy.float32)
+    x = _stride_array(buffer, (3, 3), (-1, 2), 3)
+    numpy.testing.assert_array_equal(x, [[3, 5, 7], [2, 4, 6], [1, 3, 5]])
+    assert numpy.shares_memory(x, buffer)
+    numpy.testing.assert_array_equal(
+        _stride_array(x, (3,), (1,), 0), [0, 1, 2])
+    numpy.testing.assert_array_equal(
+        _stride_array(buffer.reshape(2, 4)[::-1], (8,), (1,), 0), buffer)
+    with pytest.raises(ValueError, match='as_strided: a view'):
+        _stride_array(buffer, (3, 3), (-1, 2), 1)
+
+
+def test_as_strided_gradient_shared_by_overlapping_inputs():
+    """Where x views one buffer element twice, the two share its gradient
+    (Chainer's rule: they sum to the buffer element's gradient)."""
+    from kusari.autograd.functions.array.as_strided import _stride_array
+    buffer = numpy.arange(8, dtype=numpy.float32)
+    x = Variable(_stride_array(buffer, (3, 3), (-1, 2), 3))
+    y = F.as_strided(x, (3, 3), (1, 2), 0)
+    numpy.testing.assert_array_equal(y.array, [[0, 2, 4], [1, 3, 5],
+                                               [2, 4, 6]])
+    F.sum(y).backward()
+    numpy.testing.assert_array_equal(
+        x.grad, [[0.5, 0.5, 0], [2, 2, 1], [1, 0.5, 0.5]])
+
+
+def test_as_strided_of_ints_has_no_gradient():
+    x = Variable(numpy.arange(4, dtype=numpy.int32))
+    y = F.as_strided(x, (4,), (-1,), 3)
+    numpy.testing.assert_array_equal(y.array, [3, 2, 1, 0])
+    y.grad = numpy.ones(4, dtype=numpy.int32)
+    with pytest.raises(TypeError, match='as_strided: only a float input'):
+        y.backward()
+
+
 def test_as_strided_errors():
     with pytest.raises(ValueError, match='as_strided: a view'):
         F.as_strided(numpy.zeros(4, 'f'), (3,), (2,), 0)
@@ -146,6 +198,8 @@ def test_copy_to_cpu_and_errors():
     F.sum(y * y).backward()
     numpy.testing.assert_array_equal(x.grad, 2 * X)
     assert F.copy(X, '@numpy').creator_node is None
+    from kusari.array import cuda
+    assert isinstance(F.copy(X, cuda.DummyDevice).array, numpy.ndarray)
     with pytest.raises(ValueError, match='device specifier'):
         F.copy(X, '@tpu')
 

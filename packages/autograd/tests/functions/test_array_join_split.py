@@ -68,6 +68,10 @@ def test_split_axis_argument_errors():
         F.split_axis(x, [1.5], 1)
     with pytest.raises(type_check.InvalidType, match='max'):
         F.split_axis(x, [1, 5], 1)
+    # Unsorted indices would give overlapping pieces whose gradients do
+    # not concatenate to x's shape.
+    with pytest.raises(ValueError, match='must be sorted'):
+        F.split_axis(x, [2, 1], 1)
 
 
 def test_split_axis_accepts_an_index_array():
@@ -127,5 +131,10 @@ def test_pad_sequence_options():
         y.array, [[1, 1, -1, -1], [1, 1, 1, -1]])
     with pytest.raises(type_check.InvalidType, match='length'):
         F.pad_sequence([numpy.ones(5, 'f')], length=4)
+    # A padding out of the dtype's range casts as arrays cast.
+    y = F.pad_sequence([numpy.ones(1, numpy.uint8), numpy.ones(2, numpy.uint8)],
+                       padding=-1)
+    assert y.dtype == numpy.uint8
+    numpy.testing.assert_array_equal(y.array, [[1, 255], [1, 1]])
     with pytest.raises(ValueError, match='length'):
         F.pad_sequence([numpy.ones(5, 'f')], length=-1)

@@ -88,6 +88,9 @@ def test_ctc_float16_and_errors():
             xs, t, 0, label_length=numpy.array([2], numpy.int32))
     with pytest.raises(ValueError, match=f'{name}: reduce'):
         F.connectionist_temporal_classification(xs, t, 0, reduce='sum')
+    # x is a sequence of time steps, not one (T, B, V) array (as Chainer).
+    with pytest.raises(TypeError, match=f'{name}: x must be a list'):
+        F.connectionist_temporal_classification(numpy.stack(xs), t, 0)
 
 
 def _path_score(cost, steps, path):

@@ -446,15 +446,47 @@ def test_forget_matches_the_plain_call_and_recomputes():
     numpy.testing.assert_array_equal(y.grad, x.array)
 
 
-def test_forget_returns_a_tuple_when_func_does_and_takes_arrays():
-    pair = F.forget(lambda a: (a * 2,), numpy.ones(2, numpy.float32))
-    assert isinstance(pair, tuple) and len(pair) == 1
-    assert pair[0].creator is not None
+def test_forget_returns_one_variable_for_one_output_and_takes_arrays():
+    """As in Chainer, a tuple of one output comes back as that Variable;
+    several as a tuple."""
+    y = F.forget(lambda a: (a * 2,), numpy.ones(2, numpy.float32))
+    assert isinstance(y, Variable) and y.creator is not None
+    pair = F.forget(lambda a: (a * 2, a * 3), numpy.ones(2, numpy.float32))
+    assert isinstance(pair, tuple) and len(pair) == 2
 
 
 def test_forget_rejects_non_variable_results():
+    with pytest.raises(TypeError, match='forget: func must be callable'):
+        F.forget(1)
     with pytest.raises(RuntimeError, match='forget: func must return'):
         F.forget(lambda a: [a], X)
+    v = Variable(X)
+    for n, word in [(1, '1st'), (2, '2nd'), (3, '3rd'), (4, '4th'),
+                    (11, '11th'), (12, '12th'), (13, '13th'), (21, '21st'),
+                    (22, '22nd'), (111, '111th')]:
+        with pytest.raises(RuntimeError, match=f'the {word} element .*int'):
+            F.forget(lambda: (v,) * (n - 1) + (1,))
+
+
+def test_forget_gives_the_parameters_of_func_their_gradients():
+    from kusari.autograd import Parameter
+    w = Parameter(numpy.array([2.0, -1.0]))
+    x = Variable(numpy.array([1.0, 3.0]))
+    F.sum(F.forget(lambda a: a * w, x)).backward()
+    numpy.testing.assert_array_equal(w.grad, x.array)
+    numpy.testing.assert_array_equal(x.grad, w.array)
+
+
+def test_forget_tells_func_that_it_will_recompute():
+    seen = []
+
+    def func(a):
+        seen.append((getattr(configuration.config, '_will_recompute', False),
+                     configuration.config.in_recomputing))
+        return a * 2
+
+    F.sum(F.forget(func, Variable(numpy.ones(2)))).backward()
+    assert seen == [(True, False), (False, True)]
 
 
 def test_forget_refuses_double_backprop():

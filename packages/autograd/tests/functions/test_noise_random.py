@@ -58,6 +58,12 @@ def test_gumbel_softmax_frequencies_follow_the_probabilities():
         assert abs(frequency - p) < 5 * math.sqrt(p * (1 - p) / N)
 
 
+def test_gumbel_softmax_of_a_single_category_is_one():
+    y = F.gumbel_softmax(numpy.asarray(-0.3, numpy.float32))
+    assert y.shape == () and y.dtype == numpy.float32
+    assert float(y.array) == 1.0
+
+
 def test_gumbel_softmax_axis_and_gradient():
     numpy.random.seed(3)
     log_pi = Variable(numpy.random.randn(3, 2, 4))

@@ -79,6 +79,19 @@ def test_normalize_zero_vector_has_finite_gradient():
     numpy.testing.assert_allclose(x.grad, numpy.full((2, 3), 1e5))
 
 
+@pytest.mark.parametrize('dtype', [numpy.float16, numpy.float32])
+def test_normalize_a_scalar_over_no_axes(dtype):
+    """A 0-d x with axis () is its own vector: y = x / (|x| + eps), a 0-d
+    array of x's dtype."""
+    x = Variable(numpy.asarray(-2.0, dtype=dtype))
+    y = F.normalize(x, eps=0.5, axis=())
+    assert isinstance(y.array, numpy.ndarray) and y.shape == ()
+    assert y.dtype == dtype
+    numpy.testing.assert_allclose(y.array, -0.8, rtol=1e-3)
+    y.backward()
+    assert x.grad.shape == ()
+
+
 def test_normalize_axis_none_is_rejected():
     with pytest.raises(TypeError, match='axis'):
         F.normalize(numpy.ones((2, 3)), axis=None)

@@ -6,6 +6,7 @@ import pytest
 from kusari.autograd import Variable
 from kusari.autograd import functions as F
 from kusari.autograd import gradient_check
+from kusari.autograd.utils import type_check
 
 
 def _distinct(shape, seed=0):
@@ -29,6 +30,27 @@ def test_unpooling_default_outsize(cover_all, expected):
     x = numpy.zeros((1, 1, 3, 4), dtype=numpy.float32)
     assert F.unpooling_2d(x, 2, cover_all=cover_all).shape[2:] == expected
     assert F.unpooling_nd(x, 2, cover_all=cover_all).shape[2:] == expected
+
+
+def test_unpooling_where_the_padding_eats_the_output():
+    """As in Chainer, an axis whose default outsize is 0 gives an empty
+    output (pad 1 on each side of one 1-wide window)."""
+    x = Variable(numpy.ones((2, 3, 3, 2), dtype=numpy.float32))
+    y = F.unpooling_nd(x, 1, 2, 1, cover_all=True)
+    assert y.shape == (2, 3, 2, 0)
+    y.grad = numpy.zeros(y.shape, dtype=numpy.float32)
+    y.backward()
+    numpy.testing.assert_array_equal(x.grad, numpy.zeros_like(x.array))
+
+
+def test_unpooling_outsize_mismatch_is_a_type_error():
+    """outsize must pool back to x's spatial shape: InvalidType, as in
+    Chainer's type check."""
+    x = numpy.zeros((1, 1, 6), dtype=numpy.float32)
+    with pytest.raises(type_check.InvalidType, match='pools to'):
+        F.unpooling_nd(x, 2, outsize=(10,), cover_all=False)
+    assert F.unpooling_nd(x, 2, outsize=(13,), cover_all=False).shape == \
+        (1, 1, 13)
 
 
 def test_unpooling_overlapping_windows_add():
@@ -67,11 +89,11 @@ def test_upsampling_gradient_gathers_and_is_twice_differentiable():
 
 
 @pytest.mark.parametrize('call, error, match', [
-    (lambda x, i: F.unpooling_2d(x, 2, outsize=(9, 9)), ValueError,
-     r'unpooling_2d: outsize \(9, 9\) pools to'),
+    (lambda x, i: F.unpooling_2d(x, 2, outsize=(9, 9)),
+     type_check.InvalidType, r'unpooling_2d: outsize \(9, 9\) pools to'),
     (lambda x, i: F.unpooling_2d(x[0], 2), ValueError,
      'unpooling_2d: x must have 2 spatial axes'),
-    (lambda x, i: F.unpooling_nd(x, 3, 1, 2, cover_all=False), ValueError,
+    (lambda x, i: F.unpooling_nd(x, 3, 1, 3, cover_all=False), ValueError,
      'unpooling_nd: x of spatial shape'),
     (lambda x, i: F.upsampling_2d(x, i[..., :1], 2), ValueError,
      'upsampling_2d: indexes must have the shape of x'),

@@ -122,3 +122,14 @@ def is_debug():
 def set_debug(debug):
     """Turn debug mode on or off in this thread."""
     config.debug = debug
+
+
+def get_array_types():
+    """The array types Chainer's functions take: NumPy's, and CuPy's where
+    CuPy sees a GPU."""
+    import numpy
+
+    from kusari.array import _cupy
+    cupy = _cupy.cupy_or_none()
+    return (numpy.ndarray,) if cupy is None else (numpy.ndarray,
+                                                   cupy.ndarray)

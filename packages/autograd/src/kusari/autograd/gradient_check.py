@@ -149,7 +149,7 @@ def _unit_direction(shapes):
 
 
 def _default_no_grads(arrays):
-    return [a.dtype.kind != 'f' for a in arrays]
+    return [a is None or a.dtype.kind != 'f' for a in arrays]
 
 
 def check_backward(func, x_data, y_grad, params=(), eps=1e-3, atol=1e-5,
@@ -224,8 +224,9 @@ def check_backward(func, x_data, y_grad, params=(), eps=1e-3, atol=1e-5,
 
     compute_dtype = numpy.dtype(dtype) if dtype is not None else None
     base_inputs = [
-        x.astype(compute_dtype) if compute_dtype is not None
-        and x.dtype.kind == 'f' else x.copy() for x in x_data]
+        None if x is None else x.astype(compute_dtype)
+        if compute_dtype is not None and x.dtype.kind == 'f' else x.copy()
+        for x in x_data]
     base_params = [p.array.astype(compute_dtype) if compute_dtype is not None
                    else p.array.copy() for p in params]
     target_base = [base_inputs[i] for i, skip in enumerate(no_grads)
@@ -295,6 +296,13 @@ def _describe(title, arrays):
     return '\n'.join(lines) + '\n'
 
 
+def _zeros_for_none(gy, y):
+    """``gy``, or zeros like ``y`` where ``gy`` holds no array."""
+    if getattr(gy, 'array', gy) is not None:
+        return gy
+    return Variable(backend.get_array_module(y.array).zeros_like(y.array))
+
+
 def check_double_backward(func, x_data, y_grad, x_grad_grad, params=(),
                           params_grad_grad=(), eps=1e-3, atol=1e-4,
                           rtol=1e-3, no_grads=None, dtype=None,
@@ -334,15 +342,19 @@ def check_double_backward(func, x_data, y_grad, x_grad_grad, params=(),
         with using_config('enable_backprop', True):
             ys = _as_tuple(func(*xs))
         wrt = [xs[i] for i in first_order_targets] + list(params)
-        gxs = _backprop.grad(list(ys), wrt, None if gys is None else list(
-            gys), None, False, False, True, None)
+        if gys is not None:
+            # An output whose gradient is None contributes nothing (grad
+            # would start it from ones).
+            gys = [_zeros_for_none(gy, y) for gy, y in zip(gys, ys)]
+        gxs = _backprop.grad(list(ys), wrt, gys, None, False, False, True,
+                             None)
         return tuple(
             g if g is not None else Variable(
                 backend.get_array_module(v.array).zeros_like(v.array))
             for g, v in zip(gxs, wrt))
 
     inputs = x_data + (y_grad if y_grad is not None else ())
-    input_no_grads = list(no_grads) + [False] * (len(inputs) - n_x)
+    input_no_grads = list(no_grads) + [gy is None for gy in inputs[n_x:]]
     check_backward(first_order_grad, inputs,
                    x_grad_grad + params_grad_grad, params=params, eps=eps,
                    atol=atol, rtol=rtol, no_grads=input_no_grads,

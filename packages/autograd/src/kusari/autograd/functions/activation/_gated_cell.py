@@ -182,6 +182,21 @@ class GatedCell(function_node.FunctionNode):
         return GatedCellGrad(self.spec).apply(inputs + (c, gc, gh))
 
 
+class CellGradFunction:
+    """The gradient of a cell as a function of its own, called as
+    Chainer's old-style ``LSTMGrad()(c_1..c_n, x_1..x_m, c, gc, gh)``:
+    each call applies a fresh :class:`GatedCellGrad` (so the result is
+    differentiable again) and returns ``(gc_1..gc_n, gx_1..gx_m)``.
+
+    Subclasses name their cell's spec in ``spec_class``.
+    """
+
+    spec_class = None
+
+    def __call__(self, *inputs):
+        return GatedCellGrad(self.spec_class()).apply(inputs)
+
+
 class GatedCellGrad(function_node.FunctionNode):
     """(c_1..c_n, x_1..x_m, c, gc, gh) -> (gc_1..gc_n, gx_1..gx_m).
 

@@ -36,6 +36,14 @@ class LSTM(_gated_cell.CellSpec):
         return merge((gAs[0], gIs[0], gFs[0], gO)),
 
 
+class LSTMGrad(_gated_cell.CellGradFunction):
+    """``LSTMGrad()(c_prev, x, c, gc, gh)``: the gradients ``(gc_prev,
+    gx)`` of :func:`lstm` given its output cell ``c`` and the gradients
+    ``gc``, ``gh`` of its outputs (Chainer's name)."""
+
+    spec_class = LSTM
+
+
 def lstm(c_prev, x):
     """Long short-term memory unit as an activation function.
 

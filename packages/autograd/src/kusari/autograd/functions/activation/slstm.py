@@ -32,6 +32,15 @@ class SLSTM(_gated_cell.CellSpec):
         return tuple([merge(gates) for gates in zip(gAs, gIs, gFs, (gO, gO))])
 
 
+class SLSTMGrad(_gated_cell.CellGradFunction):
+    """``SLSTMGrad()(c_prev1, c_prev2, x1, x2, c, gc, gh)``: the gradients
+    ``(gc_prev1, gc_prev2, gx1, gx2)`` of :func:`slstm` given its output
+    cell ``c`` and the gradients ``gc``, ``gh`` of its outputs (Chainer's
+    name)."""
+
+    spec_class = SLSTM
+
+
 def slstm(c_prev1, c_prev2, x1, x2):
     """S-LSTM unit as an activation function (Zhu et al., 2015).
 

@@ -6,7 +6,8 @@ from kusari.autograd.functions.array._scatter import scatter_add
 
 class Remap(function_node.FunctionNode):
     """Scatter-add the input into a flat buffer of ``size`` zeros at
-    ``source`` (an index array of the input's shape), then gather the
+    ``source`` (an index array of the input's shape), scale the buffer by
+    ``weight`` (an array of ``size``, or None for 1), then gather the
     buffer at ``target`` (an index array of the output's shape).
 
     Gradients of gathers from a buffer (padding by reflection, strided
@@ -14,20 +15,23 @@ class Remap(function_node.FunctionNode):
     the gradient of a Remap is a Remap.
     """
 
-    def __init__(self, source, target, size):
+    def __init__(self, source, target, size, weight=None):
         self.source = source
         self.target = target
         self.size = size
+        self.weight = weight
 
     def forward(self, inputs):
         x, = inputs
         xp = backend.get_array_module(x)
         buffer = scatter_add(xp.zeros(self.size, x.dtype), self.source, x)
+        if self.weight is not None:
+            buffer *= self.weight
         return buffer[self.target],
 
     def backward(self, indexes, grad_outputs):
-        return Remap(self.target, self.source,
-                     self.size).apply(grad_outputs)
+        return Remap(self.target, self.source, self.size,
+                     self.weight).apply(grad_outputs)
 
 
 def strided_index(xp, shape, strides, offset):

@@ -22,9 +22,14 @@ def buffer_geometry(x):
     The buffer is the memory of the array ``x`` views when that array is
     C-contiguous and of the same dtype; otherwise ``x`` copied to C order.
     """
+    # The chain of bases may pass through objects that are not arrays
+    # (the holder of an array interface a strided view is made from).
     base = x
-    while base.base is not None and hasattr(base.base, 'dtype'):
-        base = base.base
+    holder = x.base
+    while holder is not None:
+        if hasattr(holder, 'dtype'):
+            base = holder
+        holder = getattr(holder, 'base', None)
     itemsize = x.dtype.itemsize
     if base is not x and base.dtype == x.dtype and \
             base.flags.c_contiguous:
@@ -42,8 +47,11 @@ def buffer_geometry(x):
 
 class AsStrided(function_node.FunctionNode):
     """View the buffer holding the input with a shape, strides and offset
-    counted in elements; the gradient scatter-adds back into the input's
-    elements (elements of the buffer outside the input get none)."""
+    counted in elements; the gradient scatter-adds into the buffer and
+    gathers the input's elements from it (elements of the buffer outside
+    the input get none). Where the input itself views one buffer element
+    several times, those elements share its gradient equally, as in
+    Chainer (so that they sum to it)."""
 
     def __init__(self, shape, strides, storage_offset):
         self.shape = shape
@@ -55,24 +63,26 @@ class AsStrided(function_node.FunctionNode):
 
     def forward(self, inputs):
         x, = inputs
-        xp = backend.get_array_module(x)
         buffer, offset, strides = buffer_geometry(x)
         start = offset if self.storage_offset is None \
             else self.storage_offset
-        _check_bounds(self.shape, self.strides, start, buffer.size)
         self._geometry = (x.shape, offset, strides, start, buffer.size)
-        itemsize = x.dtype.itemsize
-        return xp.lib.stride_tricks.as_strided(
-            buffer[start:], self.shape,
-            tuple(s * itemsize for s in self.strides)),
+        return _view(buffer, self.shape, self.strides, start),
 
     def backward(self, indexes, grad_outputs):
         gy, = grad_outputs
+        if gy.dtype.kind != 'f':
+            raise TypeError(f'as_strided: only a float input has a '
+                            f'gradient; got {gy.dtype}')
         in_shape, offset, strides, start, size = self._geometry
         xp = backend.get_array_module(gy.array)
         source = strided_index(xp, self.shape, self.strides, start)
         target = strided_index(xp, in_shape, strides, offset)
-        return Remap(source, target, size).apply((gy,))
+        count = xp.bincount(target.ravel(), minlength=size)
+        weight = None
+        if count.size and int(count.max()) > 1:
+            weight = (1 / xp.maximum(count, 1)).astype(gy.dtype)
+        return Remap(source, target, size, weight).apply((gy,))
 
 
 def _check_bounds(shape, strides, start, size):
@@ -85,6 +95,26 @@ def _check_bounds(shape, strides, start, size):
             f'as_strided: a view of shape {shape}, strides {strides} and '
             f'offset {start} reaches elements {low} to {high} of a buffer '
             f'of {size} elements')
+
+
+def _view(buffer, shape, strides, start):
+    """The view of the flat ``buffer`` with ``shape``, ``strides`` and
+    offset ``start`` in elements (ValueError if it reaches outside)."""
+    _check_bounds(shape, strides, start, buffer.size)
+    xp = backend.get_array_module(buffer)
+    itemsize = buffer.dtype.itemsize
+    return xp.lib.stride_tricks.as_strided(
+        buffer[start:], shape, tuple(s * itemsize for s in strides))
+
+
+def _stride_array(array, shape, strides, storage_offset):
+    """The view of the buffer holding ``array`` (see
+    :func:`buffer_geometry`) with ``shape``, ``strides`` and
+    ``storage_offset`` counted in elements: :func:`as_strided` on arrays,
+    under the name Chainer gives it; ValueError if the view reaches
+    outside the buffer."""
+    buffer, _, _ = buffer_geometry(array)
+    return _view(buffer, tuple(shape), tuple(strides), storage_offset)
 
 
 def as_strided(x, shape, strides, storage_offset=None):

@@ -140,6 +140,8 @@ def broadcast(*args):
         of the common shape.
     """
     if len(args) == 0:
-        raise ValueError('broadcast: at least one argument is required')
+        raise type_check.InvalidType(
+            'in_types.size() > 0', 'in_types.size() = 0',
+            'broadcast: at least one argument is required')
     ys = Broadcast().apply(args)
     return ys[0] if len(args) == 1 else ys

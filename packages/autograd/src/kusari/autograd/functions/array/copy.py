@@ -1,5 +1,6 @@
 """Copying an array to a device."""
 from kusari.array import backend
+from kusari.array import cuda
 from kusari.autograd import function_node
 
 
@@ -32,11 +33,15 @@ def copy(x, dst):
     Args:
         x: Variable or array.
         dst: a device specifier: a Device, ``'@numpy'``, ``'@cupy:N'``, or
-            an int (``-1`` for the CPU, ``N >= 0`` for GPU N).
+            an int (``-1`` for the CPU, ``N >= 0`` for GPU N);
+            ``cuda.DummyDevice`` (the "device" of host arrays) means the
+            CPU, as in Chainer.
 
     Returns:
         Variable on ``dst``.
     """
+    if dst is cuda.DummyDevice:
+        dst = -1
     out_device = backend.get_device(dst)
     in_device = backend.get_device_from_array(x)
     y, = Copy(in_device, out_device).apply((x,))

@@ -3,13 +3,19 @@ from kusari.autograd.functions.array import _axes
 from kusari.autograd.utils import type_check
 
 
+def _flip(array, axis):
+    """``array`` reversed along ``axis`` (a view; NumPy's and CuPy's
+    ``flip`` for one axis, under the name Chainer gave its fallback)."""
+    axis = axis % array.ndim
+    return array[(slice(None),) * axis + (slice(None, None, -1),)]
+
+
 class Flip(_axes.AlongAxis):
     """Reverse an axis (a view); the gradient reverses it back."""
 
     def forward(self, inputs):
         x, = inputs
-        axis = self.axis % x.ndim
-        return x[(slice(None),) * axis + (slice(None, None, -1),)],
+        return _flip(x, self.axis),
 
     def backward(self, indexes, grad_outputs):
         gy, = grad_outputs

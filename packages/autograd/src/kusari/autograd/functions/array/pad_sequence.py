@@ -33,8 +33,10 @@ class PadSequence(function_node.FunctionNode):
         if length is None:
             length = max(len(x) for x in inputs)
         first = inputs[0]
-        y = xp.full((len(inputs), length) + first.shape[1:], self.padding,
-                    dtype=first.dtype)
+        y = xp.empty((len(inputs), length) + first.shape[1:], first.dtype)
+        # Cast as arrays cast: -1 wraps to the largest unsigned int, as
+        # NumPy 1 (which Chainer ran on) did for xp.full.
+        y[...] = xp.asarray(self.padding).astype(first.dtype)
         for i, x in enumerate(inputs):
             y[i, :len(x)] = x
         self._lengths = [len(x) for x in inputs]
@@ -54,7 +56,8 @@ def pad_sequence(xs, length=None, padding=0):
             ``(L_i, ...)`` equal after the first axis.
         length: the length of the padded axis (at least every ``L_i``);
             None for the longest ``L_i``.
-        padding: the value of the padding.
+        padding: the value of the padding, cast to the dtype of ``xs``
+            as arrays are cast (``-1`` is the largest unsigned int).
 
     Returns:
         Variable of shape ``(len(xs), length, ...)``.

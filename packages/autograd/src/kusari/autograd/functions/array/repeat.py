@@ -1,4 +1,6 @@
 """Repeating each element along an axis."""
+import numpy
+
 from kusari.array import backend
 from kusari.autograd import function_node
 from kusari.autograd.functions.array import _axes
@@ -59,19 +61,31 @@ class RepeatGrad(function_node.FunctionNode):
         return Repeat(self.repeats, self.axis).apply((ggx,))
 
 
+def _bools_as_counts(repeats):
+    """Chainer takes a bool repeat count as 0 or 1 (NumPy does too)."""
+    def count(value):
+        return int(value) if isinstance(value, (bool, numpy.bool_)) \
+            else value
+    if isinstance(repeats, (list, tuple)):
+        return [count(value) for value in repeats]
+    return count(repeats)
+
+
 def repeat(x, repeats, axis=None):
     """Repeat each element of ``x``, as ``numpy.repeat``.
 
     Args:
         x: Variable or array.
         repeats: a non-negative int (every element), or a sequence of
-            them, one per element along ``axis``.
+            them, one per element along ``axis``; a bool counts as 0 or
+            1.
         axis: the axis to repeat along; None flattens ``x`` first.
 
     Returns:
         Variable.
     """
-    repeats = _axes.check_ints('repeat', 'repeats', repeats, 0)
+    repeats = _axes.check_ints('repeat', 'repeats',
+                               _bools_as_counts(repeats), 0)
     if not repeats:
         raise ValueError('repeat: repeats must not be empty')
     if axis is None:

@@ -35,7 +35,22 @@ class ScatterAdd(function_node.FunctionNode):
 
 def _selected_shape(shape, slices):
     """The shape of ``a[slices]`` for ``a`` of ``shape``, computed on a
-    zero-stride stand-in (None when the index lives on a GPU)."""
+    zero-stride stand-in (None when the index lives on a GPU).
+
+    As in Chainer, two Ellipses are a ValueError and more indexed axes
+    than ``a`` has an InvalidType.
+    """
+    if sum(s is Ellipsis for s in slices) > 1:
+        raise ValueError(f'scatter_add: only one Ellipsis is allowed in '
+                         f'slices; got {slices}')
+    indexed = sum(
+        0 if s is None or s is Ellipsis else
+        s.ndim if getattr(s, 'dtype', None) == bool else 1 for s in slices)
+    if indexed > len(shape):
+        raise type_check.InvalidType(
+            f'a.ndim >= {indexed}', f'a.ndim = {len(shape)}',
+            f'scatter_add: slices index {indexed} axes, but a has shape '
+            f'{shape}')
     if any(_cupy.is_cupy_array(s) for s in slices):
         return None
     stand_in = numpy.lib.stride_tricks.as_strided(

@@ -61,8 +61,8 @@ def split_axis(x, indices_or_sections, axis, force_tuple=True):
         x: Variable or array.
         indices_or_sections: an int N (split into N equal parts; the axis
             length must be divisible by N), or a sequence (or 1-D integer
-            array) of non-negative indices where the pieces begin, as
-            ``numpy.split``.
+            array) of non-negative indices in ascending order where the
+            pieces begin, as ``numpy.split``.
         axis: the axis to split.
         force_tuple: return a tuple even when there is a single piece;
             otherwise a single piece is returned as a Variable.
@@ -82,6 +82,13 @@ def split_axis(x, indices_or_sections, axis, force_tuple=True):
                 indices_or_sections).tolist()
         indices_or_sections = list(_axes.check_ints(
             'split_axis', 'indices_or_sections', indices_or_sections, 0))
+        if any(a > b for a, b in zip(indices_or_sections,
+                                     indices_or_sections[1:])):
+            # The pieces would overlap, and concatenating their gradients
+            # would not give x's shape (Chainer checks this in debug mode).
+            raise ValueError(
+                f'split_axis: indices_or_sections must be sorted; got '
+                f'{indices_or_sections}')
     ys = SplitAxis(indices_or_sections, axis).apply((x,))
     if len(ys) == 1 and not force_tuple:
         return ys[0]

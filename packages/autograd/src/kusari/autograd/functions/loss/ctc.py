@@ -1,4 +1,6 @@
 """Connectionist temporal classification (CTC) loss."""
+import collections.abc
+
 import numpy
 
 from kusari.array import backend
@@ -234,6 +236,11 @@ def connectionist_temporal_classification(
         again (as in Chainer).
     """
     _common.check_option(_NAME, 'reduce', reduce, ('mean', 'no'))
+    if not isinstance(x, collections.abc.Sequence):
+        # As in Chainer: one Variable or array (T, B, V) is not taken.
+        raise TypeError(f'{_NAME}: x must be a list or tuple of Variables '
+                        f'or arrays, one per time step; got '
+                        f'{type(x).__name__}')
     xs = tuple(x)
     if not xs:
         raise ValueError(f'{_NAME}: x must hold at least one time step')

@@ -1,6 +1,7 @@
 """Gumbel-softmax: a differentiable relaxation of categorical sampling."""
 from kusari.array import backend
 from kusari.autograd.functions.activation.softmax import softmax
+from kusari.autograd.variable import Variable
 from kusari.autograd.variable import as_variable
 
 
@@ -19,12 +20,15 @@ def gumbel_softmax(log_pi, tau=0.1, axis=1):
         axis (int): the axis of the categories.
 
     Returns:
-        Variable of log_pi's shape and dtype.
+        Variable of log_pi's shape and dtype; for a 0-d log_pi (a single
+        category) the constant 1, as in Chainer.
     """
     if not tau > 0:
         raise ValueError(f'gumbel_softmax: tau must be positive, got {tau}')
     log_pi = as_variable(log_pi)
     xp = backend.get_array_module(log_pi.array)
+    if log_pi.ndim == 0:
+        return Variable(xp.ones((), log_pi.dtype))
     noise = xp.random.gumbel(size=log_pi.shape).astype(log_pi.dtype,
                                                        copy=False)
     return softmax((log_pi + noise) / tau, axis=axis)

@@ -26,9 +26,10 @@ class NormalizeL2(function_node.FunctionNode):
         self.retain_inputs((0,))
         xp = backend.get_array_module(x)
         dtype = compute_dtype(x.dtype)
-        y = xp.square(x, dtype=dtype)
-        norm = y.sum(axis=self.axis, keepdims=True)
-        xp.sqrt(norm, out=norm)
+        # Written into arrays: a 0-d x would give NumPy scalars otherwise.
+        y = xp.empty(x.shape, dtype)
+        xp.square(x, out=y, dtype=dtype)
+        norm = xp.sqrt(y.sum(axis=self.axis, keepdims=True))
         norm += dtype.type(self.eps)
         xp.divide(x, norm, out=y)
         return y.astype(x.dtype, copy=False),

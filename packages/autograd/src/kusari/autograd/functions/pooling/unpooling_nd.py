@@ -7,6 +7,7 @@ its gradient is that sum and it has gradients of every order.
 from kusari.autograd.functions.connection import _geometry
 from kusari.autograd.functions.pooling import average_pooling_nd
 from kusari.autograd.functions.pooling import pooling_nd
+from kusari.autograd.utils import type_check
 
 
 class UnpoolingND(average_pooling_nd.AveragePoolingNDGrad):
@@ -15,21 +16,25 @@ class UnpoolingND(average_pooling_nd.AveragePoolingNDGrad):
 
 def unpooled_size(func_name, win, dims, outsize):
     """The unpooled spatial lengths: ``outsize`` checked against ``dims``
-    (pooling it must give them back), or the default for ``dims``."""
+    (pooling it must give them back, else InvalidType), or the default for
+    ``dims`` (an axis may be empty where the padding eats the whole
+    window, as in Chainer)."""
     if outsize is None:
         outsize = win.insize(dims)
-        if any(o < 1 for o in outsize):
+        if any(o < 0 for o in outsize):
             raise ValueError(
                 f'{func_name}: x of spatial shape {tuple(dims)} unpools to '
-                f'the empty shape {outsize} (ksize {win.ksize}, stride '
+                f'the negative shape {outsize} (ksize {win.ksize}, stride '
                 f'{win.stride}, pad {win.pad})')
         return outsize
     outsize = _geometry.expand(func_name, 'outsize', outsize, win.ndim, 1)
-    if win.outsize(outsize) != tuple(dims):
-        raise ValueError(
-            f'{func_name}: outsize {outsize} pools to {win.outsize(outsize)}'
-            f', not to the spatial shape {tuple(dims)} of x (ksize '
-            f'{win.ksize}, stride {win.stride}, pad {win.pad}, cover_all '
+    expected = win.outsize(outsize)
+    if expected != tuple(dims):
+        raise type_check.InvalidType(
+            f'x.shape[2:] == {expected}', f'x.shape[2:] = {tuple(dims)}',
+            f'{func_name}: outsize {outsize} pools to {expected}, not to '
+            f'the spatial shape {tuple(dims)} of x (ksize {win.ksize}, '
+            f'stride {win.stride}, pad {win.pad}, cover_all '
             f'{win.cover_all})')
     return outsize
 

@@ -44,10 +44,19 @@ class BatchRenormalization(bn_link.BatchNormalization):
         if not configuration.config.train:
             return batch_normalization.fixed_batch_normalization(
                 x, gamma, beta, self.avg_mean, self.avg_var, self.eps)
-        update = not (self.freeze_running_statistics or
-                      configuration.config.in_recomputing)
+        recomputing = configuration.config.in_recomputing
+        update = not (self.freeze_running_statistics or recomputing)
         decay = bn_link.running_decay(self, finetune) if update \
             else self.decay
+        # r and d depend on the running statistics: a recomputation (by
+        # F.forget) must see them as the first pass did, before it updated
+        # them.
+        running = self.avg_mean, self.avg_var
+        if recomputing:
+            running = getattr(self, '_running_before_update', running)
+        elif update and getattr(configuration.config, '_will_recompute',
+                                False):
+            self._running_before_update = tuple(a.copy() for a in running)
         return batch_renormalization.batch_renormalization(
-            x, gamma, beta, self.rmax, self.dmax, self.eps, self.avg_mean,
-            self.avg_var, decay, update_statistics=update)
+            x, gamma, beta, self.rmax, self.dmax, self.eps, *running, decay,
+            update_statistics=update)
