@@ -16,7 +16,6 @@ import types
 # longest matching path wins.
 ALIASES = {
     'chainer.backend': 'kusari.array.backend',
-    'chainer.backends._cpu': 'kusari.array.backend',
     'chainer.backends.cuda': 'kusari.array.cuda',
     'chainer.computational_graph': 'kusari.autograd.computational_graph',
     'chainer.cuda': 'kusari.array.cuda',
