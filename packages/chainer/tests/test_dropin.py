@@ -58,6 +58,17 @@ def test_importing_a_package_registers_the_submodules_it_imported():
     subprocess.run([sys.executable, '-c', code], check=True)
 
 
+def test_importing_an_aliased_module_keeps_the_name_it_shadows():
+    # chainer.dataset.tabular.from_data is a module and, in the package,
+    # the function of that name: importing the module must not rebind it.
+    code = (
+        'import chainer.dataset.tabular.from_data\n'
+        'from chainer.dataset import tabular\n'
+        'assert callable(tabular.from_data), tabular.from_data\n'
+        'assert len(tabular.from_data([3, 4, 5])) == 3\n')
+    subprocess.run([sys.executable, '-c', code], check=True)
+
+
 def test_import_needs_no_test_tools():
     """``import chainer`` works where pytest is absent, as in Chainer;
     ``chainer.testing`` is imported on demand."""

@@ -131,8 +131,26 @@ def _register_imported_submodules(alias, package, prefixes):
         if name.startswith('_') or not isinstance(value, types.ModuleType):
             continue
         submodule = f'{alias}.{name}'
-        if target_of(submodule, prefixes) == value.__name__:
-            sys.modules.setdefault(submodule, value)
+        if target_of(submodule, prefixes) == value.__name__ \
+                and submodule not in sys.modules:
+            sys.modules[submodule] = value
+            if hasattr(value, '__path__'):
+                _keep_shadowed_names(submodule, value, prefixes)
+    _keep_shadowed_names(alias, package, prefixes)
+
+
+def _keep_shadowed_names(alias, package, prefixes):
+    """Register the children of ``alias`` whose name ``package`` binds to
+    something else (``chainer.dataset.tabular.from_data`` is the module
+    ``tabular._from_data``, ``tabular.from_data`` the function): a later
+    import of one finds it registered, so the import system does not bind
+    the module over the package's name."""
+    for submodule, target in prefixes:
+        parent, _, name = submodule.rpartition('.')
+        if parent == alias and target in sys.modules and not isinstance(
+                vars(package).get(name, sys.modules[target]),
+                types.ModuleType):
+            sys.modules.setdefault(submodule, sys.modules[target])
 
 
 class _AliasLoader(importlib.abc.Loader):
