@@ -4,6 +4,7 @@ import operator
 import numpy
 
 from kusari.array import backend
+from kusari.autograd.functions.math import _mixed_dtypes
 from kusari.autograd.functions.math.sum import sum as _sum
 from kusari.autograd.utils import type_check
 
@@ -51,7 +52,7 @@ def expect_x_and_w(in_types, ndim, groups, transposed):
     x_type, w_type = in_types[:2]
     in_c = w_type.shape[0] if transposed else w_type.shape[1] * groups
     type_check.expect(
-        x_type.dtype.kind == 'f', w_type.dtype == x_type.dtype,
+        x_type.dtype.kind == 'f', w_type.dtype.kind == 'f',
         x_type.ndim == ndim + 2, w_type.ndim == ndim + 2,
         x_type.shape[1] == in_c, w_type.shape[0] % groups == 0)
     return x_type, w_type
@@ -67,10 +68,11 @@ def expect_bias(in_types, n_out):
 
 
 def gemm(a, b):
-    """``matmul(a, b)``; float16 operands are multiplied in float32 (NumPy
-    has no half-precision BLAS, and the sums need the precision)."""
+    """``matmul(a, b)``, in the promotion of their dtypes; two float16
+    operands are multiplied in float32 (NumPy has no half-precision BLAS,
+    and the sums need the precision)."""
     xp = backend.get_array_module(a)
-    if a.dtype == numpy.float16:
+    if a.dtype == numpy.float16 and b.dtype == numpy.float16:
         return xp.matmul(a.astype(numpy.float32),
                          b.astype(numpy.float32)).astype(numpy.float16)
     return xp.matmul(a, b)
@@ -125,8 +127,10 @@ def batch_to_front(y):
 
 
 def outputs(y, inputs):
-    """The outputs ``(y,)`` of a (de)convolution of ``inputs``: the bias
-    ``inputs[2]``, if given, is added in place along axis 1 of ``y``."""
+    """The outputs ``(y,)`` of a (de)convolution of ``inputs``: ``y``
+    (computed in the promotion of x's and W's dtypes) in x's dtype, the
+    bias ``inputs[2]``, if given, added in place along axis 1."""
+    y = _mixed_dtypes.astype(y, inputs[0].dtype)
     if len(inputs) == 3:
         y += inputs[2].reshape((1, -1) + (1,) * (y.ndim - 2))
     return y,
@@ -141,14 +145,15 @@ def gradients(node, indexes, grad_outputs, grad_x, grad_w):
     """The gradients of ``(x, W[, b])`` of the (de)convolution ``node``
     that ``indexes`` asks for. ``grad_x(x, W, gy)`` and ``grad_w(x, W,
     gy)`` are called only when wanted; b's is ``gy`` summed over the batch
-    and spatial axes."""
+    and spatial axes. Each comes back in its input's dtype (W's may
+    differ from x's)."""
     x, W = node.get_retained_inputs()
     gy, = grad_outputs
     ret = []
     if 0 in indexes:
-        ret.append(grad_x(x, W, gy))
+        ret.append(_mixed_dtypes.grad_for(x, grad_x(x, W, gy)))
     if 1 in indexes:
-        ret.append(grad_w(x, W, gy))
+        ret.append(_mixed_dtypes.grad_for(W, grad_w(x, W, gy)))
     if 2 in indexes:
         ret.append(_sum(gy, axis=spatial_axes(node.ndim)))
     return ret

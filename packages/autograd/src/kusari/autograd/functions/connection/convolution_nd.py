@@ -179,7 +179,7 @@ def convolution_nd(x, W, b=None, stride=1, pad=0, cover_all=False,
 
     Args:
         x: Variable or array ``(n, c, d_1, ..., d_N)``, float.
-        W: Filter ``(out, c / groups, k_1, ..., k_N)``, x's dtype.
+        W: Filter ``(out, c / groups, k_1, ..., k_N)``, float.
         b: Bias ``(out,)`` or None.
         stride: int or tuple of N ints.
         pad: int or tuple of N ints.
@@ -189,7 +189,7 @@ def convolution_nd(x, W, b=None, stride=1, pad=0, cover_all=False,
         groups (int): Number of channel groups.
 
     Returns:
-        Variable ``(n, out, out_1, ..., out_N)``.
+        Variable ``(n, out, out_1, ..., out_N)`` of x's dtype.
     """
     ndim = _geometry.spatial_ndim('convolution_nd', x)
     return apply_convolution(ConvolutionND, 'convolution_nd', x, W, b, ndim,

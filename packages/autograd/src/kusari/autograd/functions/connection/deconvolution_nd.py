@@ -125,7 +125,7 @@ def deconvolution_nd(x, W, b=None, stride=1, pad=0, outsize=None, dilate=1,
 
     Args:
         x: Variable or array ``(n, c, l_1, ..., l_N)``, float.
-        W: Filter ``(c, out / groups, k_1, ..., k_N)``, x's dtype.
+        W: Filter ``(c, out / groups, k_1, ..., k_N)``, float.
         b: Bias ``(out,)`` or None.
         stride: int or tuple of N ints.
         pad: int or tuple of N ints.
@@ -134,7 +134,7 @@ def deconvolution_nd(x, W, b=None, stride=1, pad=0, outsize=None, dilate=1,
         groups (int): Number of channel groups.
 
     Returns:
-        Variable ``(n, out, o_1, ..., o_N)``.
+        Variable ``(n, out, o_1, ..., o_N)`` of x's dtype.
     """
     ndim = _geometry.spatial_ndim('deconvolution_nd', x)
     return apply_deconvolution(DeconvolutionND, 'deconvolution_nd', x, W, b,

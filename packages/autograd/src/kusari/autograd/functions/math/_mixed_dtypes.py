@@ -1,0 +1,23 @@
+"""Operands of different float dtypes, as Chainer accepts them in products.
+
+linear, matmul, tensordot, sparse_matmul and the convolution family take
+float16, float32 and float64 operands in any mix. The product is computed
+in NumPy's promotion of the operands' dtypes and the result is either that
+promotion (matmul) or cast to the input x's dtype (linear, convolutions);
+the gradient of each input comes back in that input's own dtype, as a
+Variable's gradient must. Operands of one dtype, the usual case, pay one
+dtype comparison and no copy.
+"""
+from kusari.autograd.functions.array.cast import cast
+
+
+def astype(array, dtype):
+    """``array`` in ``dtype``: the array itself where it already is."""
+    return array if array.dtype == dtype else array.astype(dtype)
+
+
+def grad_for(x, grad):
+    """The gradient Variable ``grad`` in the dtype of the input ``x`` it
+    belongs to: itself where the dtypes agree, a differentiable cast
+    otherwise."""
+    return grad if grad.dtype == x.dtype else cast(grad, x.dtype)
