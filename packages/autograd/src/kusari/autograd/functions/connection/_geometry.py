@@ -30,6 +30,14 @@ def expand(func_name, name, value, ndim, minimum):
     return values
 
 
+def as_tuple(value, ndim):
+    """An option of a (de)convolution node as a tuple of ``ndim`` values:
+    an int repeated, a sequence as given (the public functions check the
+    values; this only lets a node be built as Chainer's, ``stride=2``)."""
+    return tuple(value) if isinstance(value, (tuple, list)) else \
+        (value,) * ndim
+
+
 def expect_groups(func_name, groups):
     """``groups`` as a positive int; a clear error otherwise."""
     return expand(func_name, 'groups', groups, 1, 1)[0]
@@ -44,12 +52,20 @@ def expand_options(func_name, ndim, stride, pad, dilate, groups):
             expect_groups(func_name, groups))
 
 
+def expect_inputs(in_types):
+    """Type-check that the inputs are ``(x, W)`` or ``(x, W, b)`` and name
+    them; returns the types of x and W."""
+    n_in = in_types.size()
+    type_check.expect(2 <= n_in, n_in <= 3)
+    type_check.argname(in_types, ('x', 'W', 'b')[:len(in_types)])
+    return in_types[:2]
+
+
 def expect_x_and_w(in_types, ndim, groups, transposed):
     """Type-check the input ``x`` and filter ``W`` of a (de)convolution
     (``transposed``: W is ``(c, out / groups, ...)``); returns their
     types."""
-    type_check.argname(in_types, ('x', 'W', 'b')[:len(in_types)])
-    x_type, w_type = in_types[:2]
+    x_type, w_type = expect_inputs(in_types)
     in_c = w_type.shape[0] if transposed else w_type.shape[1] * groups
     type_check.expect(
         x_type.dtype.kind == 'f', w_type.dtype.kind == 'f',
@@ -167,3 +183,14 @@ def spatial_ndim(func_name, x):
             f'{func_name}: x must have a batch, a channel and at least one '
             f'spatial axis; got shape {getattr(x, "shape", None)}')
     return ndim - 2
+
+
+def expect_spatial_ndim(func_name, x, ndim):
+    """Raise ValueError unless ``x`` has ``ndim`` spatial axes (after its
+    batch and channel axes), as the 1-d and 3-d forms want."""
+    actual = getattr(x, 'ndim', 0) - 2
+    if actual != ndim:
+        raise ValueError(
+            f"{func_name}: the number of dimensions under channel dimension "
+            f"of the input 'x' should be {ndim}. But the actual ndim was "
+            f"{actual} (x of shape {getattr(x, 'shape', None)})")

@@ -21,13 +21,13 @@ class ConvolutionND(function_node.FunctionNode):
     ``cover_all``.
     """
 
-    def __init__(self, ndim, stride, pad, cover_all=False, dilate=None,
+    def __init__(self, ndim, stride=1, pad=0, cover_all=False, dilate=1,
                  groups=1, outsize=None):
         self.ndim = ndim
-        self.stride = stride
-        self.pad = pad
+        self.stride = _geometry.as_tuple(stride, ndim)
+        self.pad = _geometry.as_tuple(pad, ndim)
         self.cover_all = cover_all
-        self.dilate = (1,) * ndim if dilate is None else dilate
+        self.dilate = _geometry.as_tuple(dilate, ndim)
         self.groups = groups
         self.outsize = outsize
 
@@ -200,6 +200,7 @@ def convolution_1d(x, W, b=None, stride=1, pad=0, cover_all=False,
                    dilate=1, groups=1):
     """1-dimensional convolution: :func:`convolution_nd` for x ``(n, c,
     l)`` and W ``(out, c / groups, k)``."""
+    _geometry.expect_spatial_ndim('convolution_1d', x, 1)
     return apply_convolution(ConvolutionND, 'convolution_1d', x, W, b, 1,
                              stride, pad, cover_all, dilate, groups)
 
@@ -208,5 +209,6 @@ def convolution_3d(x, W, b=None, stride=1, pad=0, cover_all=False,
                    dilate=1, groups=1):
     """3-dimensional convolution: :func:`convolution_nd` for x ``(n, c, d,
     h, w)`` and W ``(out, c / groups, kd, kh, kw)``."""
+    _geometry.expect_spatial_ndim('convolution_3d', x, 3)
     return apply_convolution(ConvolutionND, 'convolution_3d', x, W, b, 3,
                              stride, pad, cover_all, dilate, groups)

@@ -22,13 +22,13 @@ class DeconvolutionND(function_node.FunctionNode):
     (:func:`chainer.utils.get_deconv_outsize`).
     """
 
-    def __init__(self, ndim, stride, pad, outsize=None, dilate=None,
+    def __init__(self, ndim, stride=1, pad=0, outsize=None, dilate=1,
                  groups=1):
         self.ndim = ndim
-        self.stride = stride
-        self.pad = pad
+        self.stride = _geometry.as_tuple(stride, ndim)
+        self.pad = _geometry.as_tuple(pad, ndim)
         self.outsize = outsize
-        self.dilate = (1,) * ndim if dilate is None else dilate
+        self.dilate = _geometry.as_tuple(dilate, ndim)
         self.groups = groups
 
     def check_type_forward(self, in_types):
@@ -145,6 +145,7 @@ def deconvolution_1d(x, W, b=None, stride=1, pad=0, outsize=None, dilate=1,
                      groups=1):
     """1-dimensional deconvolution: :func:`deconvolution_nd` for x ``(n,
     c, l)`` and W ``(c, out / groups, k)``."""
+    _geometry.expect_spatial_ndim('deconvolution_1d', x, 1)
     return apply_deconvolution(DeconvolutionND, 'deconvolution_1d', x, W, b,
                                1, stride, pad, outsize, dilate, groups)
 
@@ -153,5 +154,6 @@ def deconvolution_3d(x, W, b=None, stride=1, pad=0, outsize=None, dilate=1,
                      groups=1):
     """3-dimensional deconvolution: :func:`deconvolution_nd` for x ``(n,
     c, d, h, w)`` and W ``(c, out / groups, kd, kh, kw)``."""
+    _geometry.expect_spatial_ndim('deconvolution_3d', x, 3)
     return apply_deconvolution(DeconvolutionND, 'deconvolution_3d', x, W, b,
                                3, stride, pad, outsize, dilate, groups)

@@ -22,8 +22,7 @@ class LinearFunction(function_node.FunctionNode):
     """
 
     def check_type_forward(self, in_types):
-        type_check.argname(in_types, ('x', 'W', 'b')[:len(in_types)])
-        x_type, w_type = in_types[:2]
+        x_type, w_type = _geometry.expect_inputs(in_types)
         type_check.expect(
             x_type.dtype.kind == 'f', w_type.dtype.kind == 'f',
             x_type.ndim == 2, w_type.ndim == 2,
