@@ -134,3 +134,32 @@ def test_linear_bias_must_have_x_dtype():
         F.linear(x, W, numpy.ones(4, numpy.float64))
     assert F.linear(x, W, numpy.ones(4, numpy.float32)).dtype == \
         numpy.float32
+
+
+@pytest.mark.parametrize('op', [
+    lambda a, b: a + b, lambda a, b: a - b, lambda a, b: a * b,
+    lambda a, b: a / b, lambda a, b: a ** b])
+@pytest.mark.parametrize('array_dtype', [numpy.float16, numpy.float64,
+                                         numpy.int32])
+def test_operators_cast_an_array_to_the_variable_dtype(op, array_dtype):
+    """As Chainer: ``v + array`` (and reflected, and the other operators)
+    computes with the array cast to v's dtype; v's gradient keeps it."""
+    data = numpy.array([1.5, 2.0, 0.5], numpy.float32)
+    array = numpy.array([2, 3, 1]).astype(array_dtype)
+    for lhs_is_variable in (True, False):
+        v = Variable(data.copy())
+        y = op(v, array) if lhs_is_variable else op(array, v)
+        expected = op(data, array.astype(numpy.float32)) if lhs_is_variable \
+            else op(array.astype(numpy.float32), data)
+        assert y.dtype == numpy.float32
+        numpy.testing.assert_allclose(y.array, expected, rtol=1e-6)
+        F.sum(y).backward()
+        assert v.grad.dtype == numpy.float32
+
+
+def test_two_variables_of_different_dtypes_are_refused():
+    """Only array operands are cast: Variables must agree, as in Chainer."""
+    a = Variable(numpy.ones(2, numpy.float32))
+    b = Variable(numpy.ones(2, numpy.float64))
+    with pytest.raises(TypeError, match='lhs.dtype == rhs.dtype'):
+        a + b
