@@ -431,7 +431,7 @@ def test_sparse_matmul_argument_errors():
     with pytest.raises(type_check.InvalidType, match='sparse_matmul'):
         F.sparse_matmul(sparse, numpy.ones((3, 2), numpy.float32))
     with pytest.raises(type_check.InvalidType, match='sparse_matmul'):
-        F.sparse_matmul(sparse, numpy.ones((2, 2), numpy.float64))
+        F.sparse_matmul(sparse, numpy.ones((2, 2), numpy.int32))
 
 
 # -- forget ------------------------------------------------------------------

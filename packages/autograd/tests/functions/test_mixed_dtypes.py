@@ -11,6 +11,7 @@ import pytest
 
 from kusari.autograd import functions as F
 from kusari.autograd.functions.array.cast import Cast
+from kusari.autograd.utils.sparse import CooMatrix
 from kusari.autograd.variable import Variable
 
 FLOATS = (numpy.float16, numpy.float32, numpy.float64)
@@ -23,6 +24,15 @@ def _x_dtype(x_dtype, w_dtype):
 
 def _promoted(a_dtype, b_dtype):
     return numpy.promote_types(a_dtype, b_dtype)
+
+
+# A 3 x 4 sparse matrix of 5 entries (x below is its entries).
+_ROW = numpy.array([0, 0, 1, 2, 2], numpy.int32)
+_COL = numpy.array([1, 3, 0, 2, 3], numpy.int32)
+
+
+def _sparse(data):
+    return CooMatrix(data, _ROW, _COL, (3, 4))
 
 
 # name: (function of (x, W), shapes of x and W, the output dtype rule)
@@ -49,6 +59,13 @@ CASES = {
                          ((2, 4, 3, 2, 2), (4, 1, 3, 2, 2)), _x_dtype),
     'depthwise_convolution_2d': (F.depthwise_convolution_2d,
                                  ((2, 3, 4, 4), (2, 3, 2, 2)), _x_dtype),
+    'local_convolution_2d': (F.local_convolution_2d,
+                             ((2, 3, 4, 4), (2, 3, 3, 3, 2, 2)), _x_dtype),
+    'sparse_matmul': (lambda a, b: F.sparse_matmul(_sparse(a), b),
+                      ((5,), (4, 2)), _promoted),
+    'sparse_matmul:dense_first': (
+        lambda a, b: F.sparse_matmul(b, _sparse(a), transb=True),
+        ((5,), (2, 4)), _promoted),
 }
 
 

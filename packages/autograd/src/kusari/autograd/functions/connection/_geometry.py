@@ -167,9 +167,9 @@ def gradients(node, indexes, grad_outputs, grad_x, grad_w):
     gy, = grad_outputs
     ret = []
     if 0 in indexes:
-        ret.append(_mixed_dtypes.grad_for(x, grad_x(x, W, gy)))
+        ret.append(_mixed_dtypes.as_dtype_of(x, grad_x(x, W, gy)))
     if 1 in indexes:
-        ret.append(_mixed_dtypes.grad_for(W, grad_w(x, W, gy)))
+        ret.append(_mixed_dtypes.as_dtype_of(W, grad_w(x, W, gy)))
     if 2 in indexes:
         ret.append(_sum(gy, axis=spatial_axes(node.ndim)))
     return ret

@@ -42,9 +42,10 @@ class LinearFunction(function_node.FunctionNode):
         gy, = grad_outputs
         ret = []
         if 0 in indexes:
-            ret.append(_mixed_dtypes.grad_for(x, matmul(gy, W)))
+            ret.append(_mixed_dtypes.as_dtype_of(x, matmul(gy, W)))
         if 1 in indexes:
-            ret.append(_mixed_dtypes.grad_for(W, matmul(gy, x, transa=True)))
+            ret.append(
+                _mixed_dtypes.as_dtype_of(W, matmul(gy, x, transa=True)))
         if 2 in indexes:
             ret.append(_sum(gy, axis=0))
         return ret

@@ -16,8 +16,8 @@ def astype(array, dtype):
     return array if array.dtype == dtype else array.astype(dtype)
 
 
-def grad_for(x, grad):
-    """The gradient Variable ``grad`` in the dtype of the input ``x`` it
-    belongs to: itself where the dtypes agree, a differentiable cast
-    otherwise."""
-    return grad if grad.dtype == x.dtype else cast(grad, x.dtype)
+def as_dtype_of(x, variable):
+    """The Variable ``variable`` in the dtype of ``x`` (a gradient in its
+    input's dtype, a product in x's): itself where the dtypes agree, a
+    differentiable cast otherwise."""
+    return variable if variable.dtype == x.dtype else cast(variable, x.dtype)

@@ -50,11 +50,11 @@ class MatMul(function_node.FunctionNode):
         if 0 in indexes:
             ga = _matmul(b, gy, tb, True) if ta else \
                 _matmul(gy, b, False, not tb)
-            ret.append(_mixed_dtypes.grad_for(a, sum_to(ga, a.shape)))
+            ret.append(_mixed_dtypes.as_dtype_of(a, sum_to(ga, a.shape)))
         if 1 in indexes:
             gb = _matmul(gy, a, True, ta) if tb else \
                 _matmul(a, gy, not ta, False)
-            ret.append(_mixed_dtypes.grad_for(b, sum_to(gb, b.shape)))
+            ret.append(_mixed_dtypes.as_dtype_of(b, sum_to(gb, b.shape)))
         return ret
 
 
