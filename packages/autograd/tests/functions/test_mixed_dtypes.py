@@ -35,6 +35,9 @@ def _sparse(data):
     return CooMatrix(data, _ROW, _COL, (3, 4))
 
 
+_MASK = numpy.random.default_rng(3).random((3, 2, 4)) < .5
+
+
 # name: (function of (x, W), shapes of x and W, the output dtype rule)
 CASES = {
     'linear': (F.linear, ((3, 4), (2, 4)), _x_dtype),
@@ -61,6 +64,9 @@ CASES = {
                                  ((2, 3, 4, 4), (2, 3, 2, 2)), _x_dtype),
     'local_convolution_2d': (F.local_convolution_2d,
                              ((2, 3, 4, 4), (2, 3, 3, 3, 2, 2)), _x_dtype),
+    'simplified_dropconnect': (
+        lambda x, W: F.simplified_dropconnect(x, W, mask=_MASK),
+        ((3, 4), (2, 4)), _x_dtype),
     'sparse_matmul': (lambda a, b: F.sparse_matmul(_sparse(a), b),
                       ((5,), (4, 2)), _promoted),
     'sparse_matmul:dense_first': (
