@@ -55,9 +55,8 @@ def expand_options(func_name, ndim, stride, pad, dilate, groups):
 def expect_inputs(in_types):
     """Type-check that the inputs are ``(x, W)`` or ``(x, W, b)`` and name
     them; returns the types of x and W."""
-    n_in = in_types.size()
-    type_check.expect(2 <= n_in, n_in <= 3)
-    type_check.argname(in_types, ('x', 'W', 'b')[:len(in_types)])
+    # One or four inputs miss the two or three names: argname refuses.
+    type_check.argname(in_types, ('x', 'W', 'b')[:max(len(in_types), 2)])
     return in_types[:2]
 
 
@@ -142,11 +141,15 @@ def batch_to_front(y):
     return xp.ascontiguousarray(xp.moveaxis(y, -1, 0))
 
 
-def outputs(y, inputs):
-    """The outputs ``(y,)`` of a (de)convolution of ``inputs``: ``y``
-    (computed in the promotion of x's and W's dtypes) in x's dtype, the
-    bias ``inputs[2]``, if given, added in place along axis 1."""
-    y = _mixed_dtypes.astype(y, inputs[0].dtype)
+def outputs(node, y, inputs):
+    """The outputs ``(y,)`` of the (de)convolution ``node`` of ``inputs``:
+    ``y`` in x's dtype (it is computed in the promotion of x's and W's,
+    and then the node is marked ``_mixed``), the bias ``inputs[2]``, if
+    given, added in place along axis 1."""
+    x, W = inputs[:2]
+    if W.dtype != x.dtype:
+        node._mixed = True
+        y = y.astype(x.dtype)
     if len(inputs) == 3:
         y += inputs[2].reshape((1, -1) + (1,) * (y.ndim - 2))
     return y,
@@ -167,9 +170,11 @@ def gradients(node, indexes, grad_outputs, grad_x, grad_w):
     gy, = grad_outputs
     ret = []
     if 0 in indexes:
-        ret.append(_mixed_dtypes.as_dtype_of(x, grad_x(x, W, gy)))
+        gx = grad_x(x, W, gy)
+        ret.append(_mixed_dtypes.as_dtype_of(x, gx) if node._mixed else gx)
     if 1 in indexes:
-        ret.append(_mixed_dtypes.as_dtype_of(W, grad_w(x, W, gy)))
+        gW = grad_w(x, W, gy)
+        ret.append(_mixed_dtypes.as_dtype_of(W, gW) if node._mixed else gW)
     if 2 in indexes:
         ret.append(_sum(gy, axis=spatial_axes(node.ndim)))
     return ret

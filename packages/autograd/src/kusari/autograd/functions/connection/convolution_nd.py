@@ -21,6 +21,8 @@ class ConvolutionND(function_node.FunctionNode):
     ``cover_all``.
     """
 
+    _mixed = False  # W's dtype is not x's (see _mixed_dtypes)
+
     def __init__(self, ndim, stride=1, pad=0, cover_all=False, dilate=1,
                  groups=1, outsize=None):
         self.ndim = ndim
@@ -57,7 +59,7 @@ class ConvolutionND(function_node.FunctionNode):
             x, ksize, self.stride, self.pad, 0, self.cover_all, self.dilate,
             outsize, self.batch_last)
         y = grouped_conv(self.col, W, self.groups, self.batch_last)
-        return _geometry.outputs(y, inputs)
+        return _geometry.outputs(self, y, inputs)
 
     def backward(self, indexes, grad_outputs):
         return _geometry.gradients(

@@ -22,6 +22,8 @@ class DeconvolutionND(function_node.FunctionNode):
     (:func:`chainer.utils.get_deconv_outsize`).
     """
 
+    _mixed = False  # W's dtype is not x's (see _mixed_dtypes)
+
     def __init__(self, ndim, stride=1, pad=0, outsize=None, dilate=1,
                  groups=1):
         self.ndim = ndim
@@ -71,7 +73,7 @@ class DeconvolutionND(function_node.FunctionNode):
         col = grouped_deconv(x, W, self.groups, batch_last)
         y = conv.col2im(col, self.stride, self.pad, outsize, self.dilate,
                         batch_last)
-        return _geometry.outputs(y, inputs)
+        return _geometry.outputs(self, y, inputs)
 
     def backward(self, indexes, grad_outputs):
         return _geometry.gradients(

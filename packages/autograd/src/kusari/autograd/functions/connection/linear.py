@@ -22,17 +22,24 @@ class LinearFunction(function_node.FunctionNode):
     """
 
     def check_type_forward(self, in_types):
-        x_type, w_type = _geometry.expect_inputs(in_types)
+        # One or four inputs miss the two or three names: argname refuses.
+        type_check.argname(in_types, ('x', 'W', 'b')[:max(len(in_types), 2)])
+        x_type, w_type = in_types[:2]
         type_check.expect(
             x_type.dtype.kind == 'f', w_type.dtype.kind == 'f',
             x_type.ndim == 2, w_type.ndim == 2,
             x_type.shape[1] == w_type.shape[1])
         _geometry.expect_bias(in_types, w_type.shape[0])
 
+    _mixed = False  # W's dtype is not x's (see _mixed_dtypes)
+
     def forward(self, inputs):
         x, W = inputs[:2]
         self.retain_inputs((0, 1))
-        y = _mixed_dtypes.astype(_geometry.gemm(x, W.T), x.dtype)
+        y = _geometry.gemm(x, W.T)
+        if W.dtype != x.dtype:
+            self._mixed = True
+            y = y.astype(x.dtype)
         if len(inputs) == 3:
             y += inputs[2]
         return y,
@@ -42,10 +49,13 @@ class LinearFunction(function_node.FunctionNode):
         gy, = grad_outputs
         ret = []
         if 0 in indexes:
-            ret.append(_mixed_dtypes.as_dtype_of(x, matmul(gy, W)))
+            gx = matmul(gy, W)
+            ret.append(_mixed_dtypes.as_dtype_of(x, gx) if self._mixed
+                       else gx)
         if 1 in indexes:
-            ret.append(
-                _mixed_dtypes.as_dtype_of(W, matmul(gy, x, transa=True)))
+            gW = matmul(gy, x, transa=True)
+            ret.append(_mixed_dtypes.as_dtype_of(W, gW) if self._mixed
+                       else gW)
         if 2 in indexes:
             ret.append(_sum(gy, axis=0))
         return ret

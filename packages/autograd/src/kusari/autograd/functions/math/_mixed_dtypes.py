@@ -5,15 +5,13 @@ float16, float32 and float64 operands in any mix. The product is computed
 in NumPy's promotion of the operands' dtypes and the result is either that
 promotion (matmul) or cast to the input x's dtype (linear, convolutions);
 the gradient of each input comes back in that input's own dtype, as a
-Variable's gradient must. Operands of one dtype, the usual case, pay one
-dtype comparison and no copy.
+Variable's gradient must.
+
+Operands of one dtype, the usual case, pay one dtype comparison in the
+forward pass: a node sets its ``_mixed`` flag there when they differ, and
+its backward casts the gradients (``as_dtype_of``) only under that flag.
 """
 from kusari.autograd.functions.array.cast import cast
-
-
-def astype(array, dtype):
-    """``array`` in ``dtype``: the array itself where it already is."""
-    return array if array.dtype == dtype else array.astype(dtype)
 
 
 def as_dtype_of(x, variable):

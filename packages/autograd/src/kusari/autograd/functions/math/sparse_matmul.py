@@ -60,6 +60,8 @@ class CooMatMul(function_node.FunctionNode):
     B (input 1), where op transposes the last two axes when asked; C has
     the promotion of the two float dtypes."""
 
+    _mixed = False  # the two inputs' dtypes differ (see _mixed_dtypes)
+
     def __init__(self, pattern, transb):
         self.pattern = pattern
         self.transb = transb
@@ -85,12 +87,14 @@ class CooMatMul(function_node.FunctionNode):
         pattern = self.pattern
         xp = backend.get_array_module(dense)
         right = _op(dense, self.transb)
-        dtype = numpy.promote_types(data.dtype, dense.dtype)
-        gathered = _mixed_dtypes.astype(
-            right[pattern.index(pattern.cols)], dtype)
+        gathered = right[pattern.index(pattern.cols)]
+        if data.dtype != dense.dtype:
+            self._mixed = True
+            gathered = gathered.astype(
+                numpy.promote_types(data.dtype, dense.dtype))
         gathered *= pattern.masked(data)[..., None]
         out = xp.zeros(dense.shape[:-2] + (pattern.shape[0],
-                                           right.shape[-1]), dtype)
+                                           right.shape[-1]), gathered.dtype)
         return scatter_add(out, pattern.index(pattern.rows), gathered),
 
     def backward(self, indexes, grad_outputs):
@@ -98,11 +102,13 @@ class CooMatMul(function_node.FunctionNode):
         gy, = grad_outputs
         ret = []
         if 0 in indexes:
-            ret.append(_mixed_dtypes.as_dtype_of(data, CooSample(
-                self.pattern, self.transb).apply((gy, dense))[0]))
+            g_data, = CooSample(self.pattern, self.transb).apply((gy, dense))
+            ret.append(_mixed_dtypes.as_dtype_of(data, g_data)
+                       if self._mixed else g_data)
         if 1 in indexes:
-            ret.append(_mixed_dtypes.as_dtype_of(dense, _dense_grad(
-                self.pattern, self.transb, data, gy)))
+            g_dense = _dense_grad(self.pattern, self.transb, data, gy)
+            ret.append(_mixed_dtypes.as_dtype_of(dense, g_dense)
+                       if self._mixed else g_dense)
         return ret
 
 
@@ -111,6 +117,8 @@ class CooSample(function_node.FunctionNode):
     sparse pattern: the gradient of the sparse entries of CooMatMul (in
     the promotion of G's and B's dtypes)."""
 
+    _mixed = False  # the two inputs' dtypes differ (see _mixed_dtypes)
+
     def __init__(self, pattern, transb):
         self.pattern = pattern
         self.transb = transb
@@ -118,6 +126,8 @@ class CooSample(function_node.FunctionNode):
     def forward(self, inputs):
         g, dense = inputs
         self.retain_inputs((0, 1))
+        if g.dtype != dense.dtype:
+            self._mixed = True
         pattern = self.pattern
         xp = backend.get_array_module(g)
         left = g[pattern.index(pattern.rows)]
@@ -129,11 +139,13 @@ class CooSample(function_node.FunctionNode):
         gd, = grad_outputs
         ret = []
         if 0 in indexes:
-            ret.append(_mixed_dtypes.as_dtype_of(g, CooMatMul(
-                self.pattern, self.transb).apply((gd, dense))[0]))
+            gg, = CooMatMul(self.pattern, self.transb).apply((gd, dense))
+            ret.append(_mixed_dtypes.as_dtype_of(g, gg) if self._mixed
+                       else gg)
         if 1 in indexes:
-            ret.append(_mixed_dtypes.as_dtype_of(dense, _dense_grad(
-                self.pattern, self.transb, gd, g)))
+            g_dense = _dense_grad(self.pattern, self.transb, gd, g)
+            ret.append(_mixed_dtypes.as_dtype_of(dense, g_dense)
+                       if self._mixed else g_dense)
         return ret
 
 
