@@ -7,9 +7,11 @@ promotion (matmul) or cast to the input x's dtype (linear, convolutions);
 the gradient of each input comes back in that input's own dtype, as a
 Variable's gradient must.
 
-Operands of one dtype, the usual case, pay one dtype comparison in the
-forward pass: a node sets its ``_mixed`` flag there when they differ, and
-its backward casts the gradients (``as_dtype_of``) only under that flag.
+Operands of one dtype, the usual case, pay one dtype comparison: a node
+whose forward casts its result sets its ``_mixed`` flag there when they
+differ, and its backward casts the gradients (``as_dtype_of``) only under
+that flag; one whose result is NumPy's promotion (matmul) compares in its
+backward instead.
 """
 from kusari.autograd.functions.array.cast import cast
 

@@ -36,13 +36,9 @@ class MatMul(function_node.FunctionNode):
         type_check.expect_broadcast_shapes(a_type.shape[:-2],
                                            b_type.shape[:-2])
 
-    _mixed = False  # a's and b's dtypes differ (see _mixed_dtypes)
-
     def forward(self, inputs):
         a, b = inputs
         self.retain_inputs((0, 1))
-        if a.dtype != b.dtype:
-            self._mixed = True
         xp = backend.get_array_module(a)
         return xp.matmul(_op(a, self.transa), _op(b, self.transb)),
 
@@ -50,19 +46,20 @@ class MatMul(function_node.FunctionNode):
         a, b = self.get_retained_inputs()
         gy, = grad_outputs
         ta, tb = self.transa, self.transb
+        # Compared here rather than in forward, which needs not look
+        # (NumPy promotes) and runs in every backward pass of linear.
+        mixed = a.dtype != b.dtype
         ret = []
         if 0 in indexes:
             ga = _matmul(b, gy, tb, True) if ta else \
                 _matmul(gy, b, False, not tb)
             ga = sum_to(ga, a.shape)
-            ret.append(_mixed_dtypes.as_dtype_of(a, ga) if self._mixed
-                       else ga)
+            ret.append(_mixed_dtypes.as_dtype_of(a, ga) if mixed else ga)
         if 1 in indexes:
             gb = _matmul(gy, a, True, ta) if tb else \
                 _matmul(a, gy, not ta, False)
             gb = sum_to(gb, b.shape)
-            ret.append(_mixed_dtypes.as_dtype_of(b, gb) if self._mixed
-                       else gb)
+            ret.append(_mixed_dtypes.as_dtype_of(b, gb) if mixed else gb)
         return ret
 
 
