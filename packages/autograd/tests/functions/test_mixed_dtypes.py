@@ -186,3 +186,23 @@ def test_two_variables_of_different_dtypes_are_refused():
     b = Variable(numpy.ones(2, numpy.float64))
     with pytest.raises(TypeError, match='lhs.dtype == rhs.dtype'):
         a + b
+
+
+@pytest.mark.parametrize('name', sorted(CASES))
+@pytest.mark.parametrize('x_dtype,w_dtype', [
+    (numpy.float32, numpy.float64), (numpy.float64, numpy.float32)])
+def test_gradients_of_mixed_operands_are_right(name, x_dtype, w_dtype):
+    """First and second order gradients against finite differences, with
+    the operands in two dtypes (the narrower one is float32)."""
+    from kusari.autograd import gradient_check
+    func = CASES[name][0]
+    inputs = _inputs(name, x_dtype, w_dtype)
+    y = func(*inputs)
+    rng = numpy.random.default_rng(4)
+    gy = rng.uniform(-1, 1, y.shape).astype(y.dtype)
+    ggs = tuple(rng.uniform(-1, 1, a.shape).astype(a.dtype) for a in inputs)
+    gradient_check.check_backward(func, inputs, gy, eps=1e-2, atol=1e-3,
+                                  rtol=1e-3, dtype=numpy.float64)
+    gradient_check.check_double_backward(func, inputs, gy, ggs, eps=1e-2,
+                                         atol=1e-3, rtol=1e-3,
+                                         dtype=numpy.float64)
