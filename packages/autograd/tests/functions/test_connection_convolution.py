@@ -6,6 +6,8 @@ import pytest
 
 from kusari.autograd import functions as F
 from kusari.autograd.functions.connection import _geometry
+from kusari.autograd.functions.connection import convolution_nd
+from kusari.autograd.functions.connection import deconvolution_nd
 from kusari.autograd.variable import Variable
 from kusari.autograd.utils import conv
 from kusari.autograd.utils import conv_nd
@@ -170,3 +172,31 @@ def test_convolution_nd_needs_spatial_axes():
     with pytest.raises(ValueError, match='convolution_nd: x must'):
         F.convolution_nd(numpy.zeros((2, 3), numpy.float32),
                          numpy.zeros((2, 3), numpy.float32))
+
+
+@pytest.mark.parametrize('func,ndim', [
+    (F.convolution_1d, 1), (F.convolution_3d, 3),
+    (F.deconvolution_1d, 1), (F.deconvolution_3d, 3)])
+def test_1d_and_3d_forms_want_their_spatial_axes(func, ndim):
+    """As Chainer: x of another number of spatial axes is a ValueError
+    naming the number wanted."""
+    x = numpy.zeros((2, 3, 4, 4), numpy.float32)
+    W = numpy.zeros((3, 3, 2, 2), numpy.float32)
+    with pytest.raises(ValueError, match=f'should be {ndim}. But the actual '
+                                         f'ndim was 2'):
+        func(x, W)
+
+
+@pytest.mark.parametrize('node_class', [
+    convolution_nd.ConvolutionND, deconvolution_nd.DeconvolutionND])
+def test_nodes_built_as_chainer_s(node_class):
+    """A node takes Chainer's defaults and int options; it wants two or
+    three inputs."""
+    x = numpy.ones((2, 3, 5), numpy.float32)
+    W = numpy.ones((3, 3, 2), numpy.float32)
+    y, = node_class(1, stride=2).apply((x, W))
+    assert y.shape == ((2, 3, 2) if node_class is convolution_nd.ConvolutionND
+                       else (2, 3, 10))
+    for inputs in ((x,), (x, W, W[0, :, 0], x)):
+        with pytest.raises(type_check.InvalidType, match='in_types.size'):
+            node_class(1).apply(inputs)

@@ -326,11 +326,20 @@ def test_tensordot_shapes_and_errors():
     assert F.tensordot(a, a, axes=0).shape == (5, 3, 2, 5, 3, 2)
     with pytest.raises(ValueError, match='tensordot: axis 2 of a'):
         F.tensordot(a, numpy.ones((3, 4), numpy.float32), axes=1)
-    with pytest.raises(TypeError, match='tensordot: a and b must have one '
-                                        'dtype'):
-        F.tensordot(a, numpy.ones((2, 4)), axes=1)
+    assert F.tensordot(a, numpy.ones((2, 4)), axes=1).dtype == \
+        numpy.float64
     with pytest.raises(ValueError, match=r'tensordot: axes must be in'):
         F.tensordot(a, a, axes=4)
+    # As Chainer: an axis out of range or axes not a pair is a ValueError,
+    # axes of another type a TypeError.
+    with pytest.raises(ValueError, match=r'axes\[0\] must be in \[-3, 3\)'):
+        F.tensordot(a, a, axes=((0, 1, 2, 3), (0, 1, 2, 3)))
+    with pytest.raises(ValueError, match='must be a pair of sequence'):
+        F.tensordot(a, a, axes=())
+    with pytest.raises(ValueError, match='must be a pair of sequence'):
+        F.tensordot(a, a, axes=((), (), ()))
+    with pytest.raises(TypeError, match='axes must be an int or a pair'):
+        F.tensordot(a, a, axes=1.0)
 
 
 # -- fft, ifft ---------------------------------------------------------------
@@ -422,7 +431,7 @@ def test_sparse_matmul_argument_errors():
     with pytest.raises(type_check.InvalidType, match='sparse_matmul'):
         F.sparse_matmul(sparse, numpy.ones((3, 2), numpy.float32))
     with pytest.raises(type_check.InvalidType, match='sparse_matmul'):
-        F.sparse_matmul(sparse, numpy.ones((2, 2), numpy.float64))
+        F.sparse_matmul(sparse, numpy.ones((2, 2), numpy.int32))
 
 
 # -- forget ------------------------------------------------------------------

@@ -4,6 +4,7 @@ import operator
 import numpy
 
 from kusari.array import backend
+from kusari.autograd.functions.math import _mixed_dtypes
 from kusari.autograd.functions.math.sum import sum as _sum
 from kusari.autograd.utils import type_check
 
@@ -29,6 +30,14 @@ def expand(func_name, name, value, ndim, minimum):
     return values
 
 
+def as_tuple(value, ndim):
+    """An option of a (de)convolution node as a tuple of ``ndim`` values:
+    an int repeated, a sequence as given (the public functions check the
+    values; this only lets a node be built as Chainer's, ``stride=2``)."""
+    return tuple(value) if isinstance(value, (tuple, list)) else \
+        (value,) * ndim
+
+
 def expect_groups(func_name, groups):
     """``groups`` as a positive int; a clear error otherwise."""
     return expand(func_name, 'groups', groups, 1, 1)[0]
@@ -43,15 +52,22 @@ def expand_options(func_name, ndim, stride, pad, dilate, groups):
             expect_groups(func_name, groups))
 
 
+def expect_inputs(in_types):
+    """Type-check that the inputs are ``(x, W)`` or ``(x, W, b)`` and name
+    them; returns the types of x and W."""
+    # One or four inputs miss the two or three names: argname refuses.
+    type_check.argname(in_types, ('x', 'W', 'b')[:max(len(in_types), 2)])
+    return in_types[:2]
+
+
 def expect_x_and_w(in_types, ndim, groups, transposed):
     """Type-check the input ``x`` and filter ``W`` of a (de)convolution
     (``transposed``: W is ``(c, out / groups, ...)``); returns their
     types."""
-    type_check.argname(in_types, ('x', 'W', 'b')[:len(in_types)])
-    x_type, w_type = in_types[:2]
+    x_type, w_type = expect_inputs(in_types)
     in_c = w_type.shape[0] if transposed else w_type.shape[1] * groups
     type_check.expect(
-        x_type.dtype.kind == 'f', w_type.dtype == x_type.dtype,
+        x_type.dtype.kind == 'f', w_type.dtype.kind == 'f',
         x_type.ndim == ndim + 2, w_type.ndim == ndim + 2,
         x_type.shape[1] == in_c, w_type.shape[0] % groups == 0)
     return x_type, w_type
@@ -67,10 +83,11 @@ def expect_bias(in_types, n_out):
 
 
 def gemm(a, b):
-    """``matmul(a, b)``; float16 operands are multiplied in float32 (NumPy
-    has no half-precision BLAS, and the sums need the precision)."""
+    """``matmul(a, b)``, in the promotion of their dtypes; two float16
+    operands are multiplied in float32 (NumPy has no half-precision BLAS,
+    and the sums need the precision)."""
     xp = backend.get_array_module(a)
-    if a.dtype == numpy.float16:
+    if a.dtype == numpy.float16 and b.dtype == numpy.float16:
         return xp.matmul(a.astype(numpy.float32),
                          b.astype(numpy.float32)).astype(numpy.float16)
     return xp.matmul(a, b)
@@ -124,9 +141,15 @@ def batch_to_front(y):
     return xp.ascontiguousarray(xp.moveaxis(y, -1, 0))
 
 
-def outputs(y, inputs):
-    """The outputs ``(y,)`` of a (de)convolution of ``inputs``: the bias
-    ``inputs[2]``, if given, is added in place along axis 1 of ``y``."""
+def outputs(node, y, inputs):
+    """The outputs ``(y,)`` of the (de)convolution ``node`` of ``inputs``:
+    ``y`` in x's dtype (it is computed in the promotion of x's and W's,
+    and then the node is marked ``_mixed``), the bias ``inputs[2]``, if
+    given, added in place along axis 1."""
+    x, W = inputs[:2]
+    if W.dtype != x.dtype:
+        node._mixed = True
+        y = y.astype(x.dtype)
     if len(inputs) == 3:
         y += inputs[2].reshape((1, -1) + (1,) * (y.ndim - 2))
     return y,
@@ -141,14 +164,17 @@ def gradients(node, indexes, grad_outputs, grad_x, grad_w):
     """The gradients of ``(x, W[, b])`` of the (de)convolution ``node``
     that ``indexes`` asks for. ``grad_x(x, W, gy)`` and ``grad_w(x, W,
     gy)`` are called only when wanted; b's is ``gy`` summed over the batch
-    and spatial axes."""
+    and spatial axes. Each comes back in its input's dtype (W's may
+    differ from x's)."""
     x, W = node.get_retained_inputs()
     gy, = grad_outputs
     ret = []
     if 0 in indexes:
-        ret.append(grad_x(x, W, gy))
+        gx = grad_x(x, W, gy)
+        ret.append(_mixed_dtypes.as_dtype_of(x, gx) if node._mixed else gx)
     if 1 in indexes:
-        ret.append(grad_w(x, W, gy))
+        gW = grad_w(x, W, gy)
+        ret.append(_mixed_dtypes.as_dtype_of(W, gW) if node._mixed else gW)
     if 2 in indexes:
         ret.append(_sum(gy, axis=spatial_axes(node.ndim)))
     return ret
@@ -162,3 +188,14 @@ def spatial_ndim(func_name, x):
             f'{func_name}: x must have a batch, a channel and at least one '
             f'spatial axis; got shape {getattr(x, "shape", None)}')
     return ndim - 2
+
+
+def expect_spatial_ndim(func_name, x, ndim):
+    """Raise ValueError unless ``x`` has ``ndim`` spatial axes (after its
+    batch and channel axes), as the 1-d and 3-d forms want."""
+    actual = getattr(x, 'ndim', 0) - 2
+    if actual != ndim:
+        raise ValueError(
+            f"{func_name}: the number of dimensions under channel dimension "
+            f"of the input 'x' should be {ndim}. But the actual ndim was "
+            f"{actual} (x of shape {getattr(x, 'shape', None)})")

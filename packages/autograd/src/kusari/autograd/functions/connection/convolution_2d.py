@@ -21,7 +21,7 @@ def convolution_2d(x, W, b=None, stride=1, pad=0, cover_all=False, *,
 
     Args:
         x: Variable or array ``(n, c, h, w)``, float.
-        W: Filter ``(out, c / groups, kh, kw)``, x's dtype.
+        W: Filter ``(out, c / groups, kh, kw)``, float.
         b: Bias ``(out,)`` or None.
         stride: int or pair ``(sy, sx)``.
         pad: int or pair ``(ph, pw)``.
@@ -30,7 +30,7 @@ def convolution_2d(x, W, b=None, stride=1, pad=0, cover_all=False, *,
         groups (int): Number of channel groups.
 
     Returns:
-        Variable ``(n, out, out_h, out_w)``.
+        Variable ``(n, out, out_h, out_w)`` of x's dtype.
     """
     return convolution_nd.apply_convolution(
         Convolution2DFunction, 'convolution_2d', x, W, b, 2, stride, pad,

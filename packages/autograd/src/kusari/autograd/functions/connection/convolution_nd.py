@@ -21,13 +21,15 @@ class ConvolutionND(function_node.FunctionNode):
     ``cover_all``.
     """
 
-    def __init__(self, ndim, stride, pad, cover_all=False, dilate=None,
+    _mixed = False  # W's dtype is not x's (see _mixed_dtypes)
+
+    def __init__(self, ndim, stride=1, pad=0, cover_all=False, dilate=1,
                  groups=1, outsize=None):
         self.ndim = ndim
-        self.stride = stride
-        self.pad = pad
+        self.stride = _geometry.as_tuple(stride, ndim)
+        self.pad = _geometry.as_tuple(pad, ndim)
         self.cover_all = cover_all
-        self.dilate = (1,) * ndim if dilate is None else dilate
+        self.dilate = _geometry.as_tuple(dilate, ndim)
         self.groups = groups
         self.outsize = outsize
 
@@ -57,7 +59,7 @@ class ConvolutionND(function_node.FunctionNode):
             x, ksize, self.stride, self.pad, 0, self.cover_all, self.dilate,
             outsize, self.batch_last)
         y = grouped_conv(self.col, W, self.groups, self.batch_last)
-        return _geometry.outputs(y, inputs)
+        return _geometry.outputs(self, y, inputs)
 
     def backward(self, indexes, grad_outputs):
         return _geometry.gradients(
@@ -179,7 +181,7 @@ def convolution_nd(x, W, b=None, stride=1, pad=0, cover_all=False,
 
     Args:
         x: Variable or array ``(n, c, d_1, ..., d_N)``, float.
-        W: Filter ``(out, c / groups, k_1, ..., k_N)``, x's dtype.
+        W: Filter ``(out, c / groups, k_1, ..., k_N)``, float.
         b: Bias ``(out,)`` or None.
         stride: int or tuple of N ints.
         pad: int or tuple of N ints.
@@ -189,7 +191,7 @@ def convolution_nd(x, W, b=None, stride=1, pad=0, cover_all=False,
         groups (int): Number of channel groups.
 
     Returns:
-        Variable ``(n, out, out_1, ..., out_N)``.
+        Variable ``(n, out, out_1, ..., out_N)`` of x's dtype.
     """
     ndim = _geometry.spatial_ndim('convolution_nd', x)
     return apply_convolution(ConvolutionND, 'convolution_nd', x, W, b, ndim,
@@ -200,6 +202,7 @@ def convolution_1d(x, W, b=None, stride=1, pad=0, cover_all=False,
                    dilate=1, groups=1):
     """1-dimensional convolution: :func:`convolution_nd` for x ``(n, c,
     l)`` and W ``(out, c / groups, k)``."""
+    _geometry.expect_spatial_ndim('convolution_1d', x, 1)
     return apply_convolution(ConvolutionND, 'convolution_1d', x, W, b, 1,
                              stride, pad, cover_all, dilate, groups)
 
@@ -208,5 +211,6 @@ def convolution_3d(x, W, b=None, stride=1, pad=0, cover_all=False,
                    dilate=1, groups=1):
     """3-dimensional convolution: :func:`convolution_nd` for x ``(n, c, d,
     h, w)`` and W ``(out, c / groups, kd, kh, kw)``."""
+    _geometry.expect_spatial_ndim('convolution_3d', x, 3)
     return apply_convolution(ConvolutionND, 'convolution_3d', x, W, b, 3,
                              stride, pad, cover_all, dilate, groups)

@@ -19,7 +19,7 @@ def deconvolution_2d(x, W, b=None, stride=1, pad=0, outsize=None, *,
 
     Args:
         x: Variable or array ``(n, c, h, w)``, float.
-        W: Filter ``(c, out / groups, kh, kw)``, x's dtype.
+        W: Filter ``(c, out / groups, kh, kw)``, float.
         b: Bias ``(out,)`` or None.
         stride: int or pair ``(sy, sx)``.
         pad: int or pair ``(ph, pw)``.
@@ -28,7 +28,7 @@ def deconvolution_2d(x, W, b=None, stride=1, pad=0, outsize=None, *,
         groups (int): Number of channel groups.
 
     Returns:
-        Variable ``(n, out, out_h, out_w)``.
+        Variable ``(n, out, out_h, out_w)`` of x's dtype.
     """
     return deconvolution_nd.apply_deconvolution(
         Deconvolution2DFunction, 'deconvolution_2d', x, W, b, 2, stride,

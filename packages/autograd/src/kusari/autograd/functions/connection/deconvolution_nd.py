@@ -22,13 +22,15 @@ class DeconvolutionND(function_node.FunctionNode):
     (:func:`chainer.utils.get_deconv_outsize`).
     """
 
-    def __init__(self, ndim, stride, pad, outsize=None, dilate=None,
+    _mixed = False  # W's dtype is not x's (see _mixed_dtypes)
+
+    def __init__(self, ndim, stride=1, pad=0, outsize=None, dilate=1,
                  groups=1):
         self.ndim = ndim
-        self.stride = stride
-        self.pad = pad
+        self.stride = _geometry.as_tuple(stride, ndim)
+        self.pad = _geometry.as_tuple(pad, ndim)
         self.outsize = outsize
-        self.dilate = (1,) * ndim if dilate is None else dilate
+        self.dilate = _geometry.as_tuple(dilate, ndim)
         self.groups = groups
 
     def check_type_forward(self, in_types):
@@ -71,7 +73,7 @@ class DeconvolutionND(function_node.FunctionNode):
         col = grouped_deconv(x, W, self.groups, batch_last)
         y = conv.col2im(col, self.stride, self.pad, outsize, self.dilate,
                         batch_last)
-        return _geometry.outputs(y, inputs)
+        return _geometry.outputs(self, y, inputs)
 
     def backward(self, indexes, grad_outputs):
         return _geometry.gradients(
@@ -125,7 +127,7 @@ def deconvolution_nd(x, W, b=None, stride=1, pad=0, outsize=None, dilate=1,
 
     Args:
         x: Variable or array ``(n, c, l_1, ..., l_N)``, float.
-        W: Filter ``(c, out / groups, k_1, ..., k_N)``, x's dtype.
+        W: Filter ``(c, out / groups, k_1, ..., k_N)``, float.
         b: Bias ``(out,)`` or None.
         stride: int or tuple of N ints.
         pad: int or tuple of N ints.
@@ -134,7 +136,7 @@ def deconvolution_nd(x, W, b=None, stride=1, pad=0, outsize=None, dilate=1,
         groups (int): Number of channel groups.
 
     Returns:
-        Variable ``(n, out, o_1, ..., o_N)``.
+        Variable ``(n, out, o_1, ..., o_N)`` of x's dtype.
     """
     ndim = _geometry.spatial_ndim('deconvolution_nd', x)
     return apply_deconvolution(DeconvolutionND, 'deconvolution_nd', x, W, b,
@@ -145,6 +147,7 @@ def deconvolution_1d(x, W, b=None, stride=1, pad=0, outsize=None, dilate=1,
                      groups=1):
     """1-dimensional deconvolution: :func:`deconvolution_nd` for x ``(n,
     c, l)`` and W ``(c, out / groups, k)``."""
+    _geometry.expect_spatial_ndim('deconvolution_1d', x, 1)
     return apply_deconvolution(DeconvolutionND, 'deconvolution_1d', x, W, b,
                                1, stride, pad, outsize, dilate, groups)
 
@@ -153,5 +156,6 @@ def deconvolution_3d(x, W, b=None, stride=1, pad=0, outsize=None, dilate=1,
                      groups=1):
     """3-dimensional deconvolution: :func:`deconvolution_nd` for x ``(n,
     c, d, h, w)`` and W ``(c, out / groups, kd, kh, kw)``."""
+    _geometry.expect_spatial_ndim('deconvolution_3d', x, 3)
     return apply_deconvolution(DeconvolutionND, 'deconvolution_3d', x, W, b,
                                3, stride, pad, outsize, dilate, groups)

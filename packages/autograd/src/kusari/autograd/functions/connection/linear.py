@@ -5,6 +5,7 @@ from kusari.autograd import _backprop
 from kusari.autograd import function_node
 from kusari.autograd.functions.array.reshape import reshape
 from kusari.autograd.functions.connection import _geometry
+from kusari.autograd.functions.math import _mixed_dtypes
 from kusari.autograd.functions.math.matmul import matmul
 from kusari.autograd.functions.math.sum import sum as _sum
 from kusari.autograd.utils import type_check
@@ -15,22 +16,30 @@ class LinearFunction(function_node.FunctionNode):
     """y = x W^T + b for a matrix x ``(batch, in)``.
 
     The gradients are matrix products (gx = gy W, gW = gy^T x), themselves
-    differentiable, so linear has gradients of every order.
+    differentiable, so linear has gradients of every order. W may have
+    another float dtype than x: the product is computed in their promotion
+    and y has x's dtype.
     """
 
     def check_type_forward(self, in_types):
-        type_check.argname(in_types, ('x', 'W', 'b')[:len(in_types)])
+        # One or four inputs miss the two or three names: argname refuses.
+        type_check.argname(in_types, ('x', 'W', 'b')[:max(len(in_types), 2)])
         x_type, w_type = in_types[:2]
         type_check.expect(
-            x_type.dtype.kind == 'f', w_type.dtype == x_type.dtype,
+            x_type.dtype.kind == 'f', w_type.dtype.kind == 'f',
             x_type.ndim == 2, w_type.ndim == 2,
             x_type.shape[1] == w_type.shape[1])
         _geometry.expect_bias(in_types, w_type.shape[0])
+
+    _mixed = False  # W's dtype is not x's (see _mixed_dtypes)
 
     def forward(self, inputs):
         x, W = inputs[:2]
         self.retain_inputs((0, 1))
         y = _geometry.gemm(x, W.T)
+        if W.dtype != x.dtype:
+            self._mixed = True
+            y = y.astype(x.dtype)
         if len(inputs) == 3:
             y += inputs[2]
         return y,
@@ -40,9 +49,13 @@ class LinearFunction(function_node.FunctionNode):
         gy, = grad_outputs
         ret = []
         if 0 in indexes:
-            ret.append(matmul(gy, W))
+            gx = matmul(gy, W)
+            ret.append(_mixed_dtypes.as_dtype_of(x, gx) if self._mixed
+                       else gx)
         if 1 in indexes:
-            ret.append(matmul(gy, x, transa=True))
+            gW = matmul(gy, x, transa=True)
+            ret.append(_mixed_dtypes.as_dtype_of(W, gW) if self._mixed
+                       else gW)
         if 2 in indexes:
             ret.append(_sum(gy, axis=0))
         return ret
@@ -83,12 +96,12 @@ def linear(x, W, b=None, n_batch_axes=1):
 
     Args:
         x: Variable or array ``(s_1, ..., s_B, ...)``, float.
-        W: Weight ``(out, in)``, x's dtype.
-        b: Bias ``(out,)`` or None.
+        W: Weight ``(out, in)``, float (of any float dtype).
+        b: Bias ``(out,)`` of x's dtype, or None.
         n_batch_axes (int): Number of batch axes B (at least 1).
 
     Returns:
-        Variable ``(s_1, ..., s_B, out)``.
+        Variable ``(s_1, ..., s_B, out)`` of x's dtype.
     """
     if not isinstance(n_batch_axes, int) or isinstance(n_batch_axes, bool) \
             or n_batch_axes < 1:

@@ -3,6 +3,7 @@ differs at every output position."""
 from kusari.autograd.functions.array.im2col import im2col
 from kusari.autograd.functions.array.reshape import reshape
 from kusari.autograd.functions.array.transpose import transpose
+from kusari.autograd.functions.math import _mixed_dtypes
 from kusari.autograd.functions.math.matmul import matmul
 from kusari.autograd.variable import as_variable
 
@@ -17,13 +18,13 @@ def local_convolution_2d(x, W, b=None, stride=1):
 
     Args:
         x: Variable or array ``(n, c, h, w)``, float.
-        W: Filter ``(out, out_h, out_w, c, kh, kw)``, where ``out_h =
-            (h - kh) // sy + 1`` and ``out_w`` alike.
-        b: Bias ``(out, out_h, out_w)`` or None.
+        W: Filter ``(out, out_h, out_w, c, kh, kw)``, float, where
+            ``out_h = (h - kh) // sy + 1`` and ``out_w`` alike.
+        b: Bias ``(out, out_h, out_w)`` of x's dtype, or None.
         stride: int or pair ``(sy, sx)``.
 
     Returns:
-        Variable ``(n, out, out_h, out_w)``.
+        Variable ``(n, out, out_h, out_w)`` of x's dtype.
     """
     x, W = as_variable(x), as_variable(W)
     if x.ndim != 4 or W.ndim != 6 or x.shape[1] != W.shape[3]:
@@ -43,7 +44,7 @@ def local_convolution_2d(x, W, b=None, stride=1):
     # (P, n, K) patches times (P, K, out) filters: one batched product.
     col = transpose(reshape(col, (n, k, positions)), (2, 0, 1))
     W = transpose(reshape(W, (out_c, positions, k)), (1, 0, 2))
-    y = matmul(col, W, transb=True)
+    y = _mixed_dtypes.as_dtype_of(x, matmul(col, W, transb=True))
     y = reshape(transpose(y, (1, 2, 0)), (n, out_c, out_h, out_w))
     if b is not None:
         y = y + b

@@ -2,7 +2,8 @@
 
 Two-operand forms broadcast as NumPy does and sum their gradients back to
 each operand's shape. A Python or NumPy scalar operand becomes a constant
-of the Variable's dtype (no graph edge, no broadcast array).
+of the Variable's dtype (no graph edge, no broadcast array); an array
+operand is cast to the Variable's dtype, two Variables must have one.
 """
 import numpy
 
@@ -289,9 +290,6 @@ class PowConstVar(_FloatWithConstant):
         return grad_outputs[0] * y * log_value,
 
 
-_OPERAND_TYPES = (Variable, numpy.ndarray)
-
-
 def _constant(x, value, op):
     """``value`` as a scalar of ``x``'s dtype, or a clear TypeError."""
     if isinstance(value, (int, float, bool, numpy.generic)):
@@ -302,12 +300,21 @@ def _constant(x, value, op):
         f'scalar)')
 
 
+def _array_operand(x, array):
+    """An array operand of the Variable ``x``'s operator in x's dtype, as
+    Chainer casts it (a float64 array added to a float32 Variable gives
+    float32)."""
+    return array if array.dtype == x.dtype else array.astype(x.dtype)
+
+
 def _binary(node_class, constant_class, op):
     """A Variable operator: two-array node or a constant node."""
 
     def operator(self, other):
-        if isinstance(other, _OPERAND_TYPES) or _cupy.is_cupy_array(other):
+        if isinstance(other, Variable):
             return node_class().apply((self, other))[0]
+        if isinstance(other, numpy.ndarray) or _cupy.is_cupy_array(other):
+            return node_class().apply((self, _array_operand(self, other)))[0]
         return constant_class(_constant(self, other, op),
                               other).apply((self,))[0]
 
@@ -318,8 +325,10 @@ def _reflected(node_class, constant_class, op):
     """The reflected operator: ``other <op> self``."""
 
     def operator(self, other):
-        if isinstance(other, _OPERAND_TYPES) or _cupy.is_cupy_array(other):
+        if isinstance(other, Variable):
             return node_class().apply((other, self))[0]
+        if isinstance(other, numpy.ndarray) or _cupy.is_cupy_array(other):
+            return node_class().apply((_array_operand(self, other), self))[0]
         return constant_class(_constant(self, other, op),
                               other).apply((self,))[0]
 

@@ -5,6 +5,7 @@ from kusari.array import backend
 from kusari.autograd import function_node
 from kusari.autograd.functions.array.broadcast import sum_to
 from kusari.autograd.functions.array.reshape import reshape
+from kusari.autograd.functions.math import _mixed_dtypes
 from kusari.autograd.utils import type_check
 from kusari.autograd.variable import as_variable
 
@@ -15,7 +16,9 @@ def _op(x, trans):
 
 class MatMul(function_node.FunctionNode):
     """``op(a) @ op(b)`` for arrays of 2 or more dimensions, where ``op``
-    swaps the last two axes when its flag is set."""
+    swaps the last two axes when its flag is set. Float operands of
+    different dtypes give NumPy's promotion; each gradient comes back in
+    its operand's dtype."""
 
     def __init__(self, transa=False, transb=False):
         self.transa = transa
@@ -25,7 +28,7 @@ class MatMul(function_node.FunctionNode):
         type_check.argname(in_types, ('a', 'b'))
         a_type, b_type = in_types
         type_check.expect(
-            a_type.dtype.kind == 'f', a_type.dtype == b_type.dtype,
+            a_type.dtype.kind == 'f', b_type.dtype.kind == 'f',
             a_type.ndim >= 2, b_type.ndim >= 2)
         a_inner = a_type.shape[-2] if self.transa else a_type.shape[-1]
         b_inner = b_type.shape[-1] if self.transb else b_type.shape[-2]
@@ -43,15 +46,20 @@ class MatMul(function_node.FunctionNode):
         a, b = self.get_retained_inputs()
         gy, = grad_outputs
         ta, tb = self.transa, self.transb
+        # Compared here rather than in forward, which needs not look
+        # (NumPy promotes) and runs in every backward pass of linear.
+        mixed = a.dtype != b.dtype
         ret = []
         if 0 in indexes:
             ga = _matmul(b, gy, tb, True) if ta else \
                 _matmul(gy, b, False, not tb)
-            ret.append(sum_to(ga, a.shape))
+            ga = sum_to(ga, a.shape)
+            ret.append(_mixed_dtypes.as_dtype_of(a, ga) if mixed else ga)
         if 1 in indexes:
             gb = _matmul(gy, a, True, ta) if tb else \
                 _matmul(a, gy, not ta, False)
-            ret.append(sum_to(gb, b.shape))
+            gb = sum_to(gb, b.shape)
+            ret.append(_mixed_dtypes.as_dtype_of(b, gb) if mixed else gb)
         return ret
 
 
@@ -68,12 +76,13 @@ def matmul(a, b, transa=False, transb=False):
 
     Args:
         a: Variable or array, float.
-        b: Variable or array of the same dtype.
+        b: Variable or array, float (of any float dtype).
         transa: transpose the last two axes of ``a`` first.
         transb: transpose the last two axes of ``b`` first.
 
     Returns:
-        Variable holding the product.
+        Variable holding the product, of NumPy's promotion of the two
+        dtypes.
     """
     a = as_variable(a)
     b = as_variable(b)
@@ -102,7 +111,7 @@ def batch_matmul(a, b, transa=False, transb=False):
 
     Args:
         a: Variable or array, float, the left matrices.
-        b: Variable or array of the same dtype, the right matrices.
+        b: Variable or array, float, the right matrices.
         transa: transpose each matrix of ``a`` first.
         transb: transpose each matrix of ``b`` first.
 

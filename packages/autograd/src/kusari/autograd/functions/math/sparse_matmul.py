@@ -1,8 +1,11 @@
 """Products of a sparse (COO) matrix and a dense one, batched or not."""
+import numpy
+
 from kusari.array import backend
 from kusari.autograd import function_node
 from kusari.autograd.functions.array._scatter import scatter_add
 from kusari.autograd.functions.array.swapaxes import swapaxes
+from kusari.autograd.functions.math import _mixed_dtypes
 from kusari.autograd.utils import type_check
 from kusari.autograd.utils.sparse import CooMatrix
 
@@ -54,7 +57,10 @@ def _op(dense, trans):
 
 class CooMatMul(function_node.FunctionNode):
     """C = op(A) @ op(B) for sparse A (its entries are input 0) and dense
-    B (input 1), where op transposes the last two axes when asked."""
+    B (input 1), where op transposes the last two axes when asked; C has
+    the promotion of the two float dtypes."""
+
+    _mixed = False  # the two inputs' dtypes differ (see _mixed_dtypes)
 
     def __init__(self, pattern, transb):
         self.pattern = pattern
@@ -68,7 +74,7 @@ class CooMatMul(function_node.FunctionNode):
         type_check.argname(in_types, ('sp', 'dn'))
         sp_type, dn_type = in_types
         type_check.expect(
-            sp_type.dtype.kind == 'f', dn_type.dtype == sp_type.dtype,
+            sp_type.dtype.kind == 'f', dn_type.dtype.kind == 'f',
             dn_type.ndim == sp_type.ndim + 1)
         if type_check.eval(sp_type.ndim) == 2:
             type_check.expect(dn_type.shape[0] == sp_type.shape[0])
@@ -82,9 +88,13 @@ class CooMatMul(function_node.FunctionNode):
         xp = backend.get_array_module(dense)
         right = _op(dense, self.transb)
         gathered = right[pattern.index(pattern.cols)]
+        if data.dtype != dense.dtype:
+            self._mixed = True
+            gathered = gathered.astype(
+                numpy.promote_types(data.dtype, dense.dtype))
         gathered *= pattern.masked(data)[..., None]
         out = xp.zeros(dense.shape[:-2] + (pattern.shape[0],
-                                           right.shape[-1]), dense.dtype)
+                                           right.shape[-1]), gathered.dtype)
         return scatter_add(out, pattern.index(pattern.rows), gathered),
 
     def backward(self, indexes, grad_outputs):
@@ -92,16 +102,22 @@ class CooMatMul(function_node.FunctionNode):
         gy, = grad_outputs
         ret = []
         if 0 in indexes:
-            ret.append(CooSample(self.pattern, self.transb).apply(
-                (gy, dense))[0])
+            g_data, = CooSample(self.pattern, self.transb).apply((gy, dense))
+            ret.append(_mixed_dtypes.as_dtype_of(data, g_data)
+                       if self._mixed else g_data)
         if 1 in indexes:
-            ret.append(_dense_grad(self.pattern, self.transb, data, gy))
+            g_dense = _dense_grad(self.pattern, self.transb, data, gy)
+            ret.append(_mixed_dtypes.as_dtype_of(dense, g_dense)
+                       if self._mixed else g_dense)
         return ret
 
 
 class CooSample(function_node.FunctionNode):
     """d_k = sum_j G[r_k, j] op(B)[c_k, j] at the entries (r_k, c_k) of a
-    sparse pattern: the gradient of the sparse entries of CooMatMul."""
+    sparse pattern: the gradient of the sparse entries of CooMatMul (in
+    the promotion of G's and B's dtypes)."""
+
+    _mixed = False  # the two inputs' dtypes differ (see _mixed_dtypes)
 
     def __init__(self, pattern, transb):
         self.pattern = pattern
@@ -110,6 +126,8 @@ class CooSample(function_node.FunctionNode):
     def forward(self, inputs):
         g, dense = inputs
         self.retain_inputs((0, 1))
+        if g.dtype != dense.dtype:
+            self._mixed = True
         pattern = self.pattern
         xp = backend.get_array_module(g)
         left = g[pattern.index(pattern.rows)]
@@ -121,10 +139,13 @@ class CooSample(function_node.FunctionNode):
         gd, = grad_outputs
         ret = []
         if 0 in indexes:
-            ret.append(CooMatMul(self.pattern, self.transb).apply(
-                (gd, dense))[0])
+            gg, = CooMatMul(self.pattern, self.transb).apply((gd, dense))
+            ret.append(_mixed_dtypes.as_dtype_of(g, gg) if self._mixed
+                       else gg)
         if 1 in indexes:
-            ret.append(_dense_grad(self.pattern, self.transb, gd, g))
+            g_dense = _dense_grad(self.pattern, self.transb, gd, g)
+            ret.append(_mixed_dtypes.as_dtype_of(dense, g_dense)
+                       if self._mixed else g_dense)
         return ret
 
 
@@ -156,7 +177,8 @@ def sparse_matmul(a, b, transa=False, transb=False):
         transb: transpose each matrix of ``b`` first.
 
     Returns:
-        Variable holding the dense product.
+        Variable holding the dense product, of NumPy's promotion of the
+        two dtypes (each gradient in its operand's dtype).
     """
     a_sparse = isinstance(a, CooMatrix)
     b_sparse = isinstance(b, CooMatrix)

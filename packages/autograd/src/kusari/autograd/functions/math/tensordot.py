@@ -5,6 +5,7 @@ from kusari.autograd.functions.array import _axes
 from kusari.autograd.functions.array.reshape import reshape
 from kusari.autograd.functions.array.swapaxes import permute
 from kusari.autograd.functions.math.matmul import matmul
+from kusari.autograd.utils import type_check
 from kusari.autograd.variable import as_variable
 
 
@@ -17,13 +18,21 @@ def _summed_axes(a, b, axes):
                              f'{min(a.ndim, b.ndim)}] for inputs of ndim '
                              f'{a.ndim} and {b.ndim}; got {axes}')
         return tuple(range(a.ndim - axes, a.ndim)), tuple(range(axes))
-    try:
-        a_axes, b_axes = axes
-    except (TypeError, ValueError):
+    if not isinstance(axes, (tuple, list)):
         raise TypeError(f'tensordot: axes must be an int or a pair of axis '
-                        f'sequences; got {axes!r}') from None
-    a_axes = _axes.normalize_axes('tensordot', 'axes[0]', a_axes, a.ndim)
-    b_axes = _axes.normalize_axes('tensordot', 'axes[1]', b_axes, b.ndim)
+                        f'sequences; got {axes!r}')
+    if len(axes) != 2:
+        raise ValueError(f'tensordot: axes must be a pair of sequence of '
+                         f'integers when it is a list or tuple; got '
+                         f'{axes!r}')
+    try:
+        a_axes = _axes.normalize_axes('tensordot', 'axes[0]', axes[0],
+                                      a.ndim)
+        b_axes = _axes.normalize_axes('tensordot', 'axes[1]', axes[1],
+                                      b.ndim)
+    except type_check.InvalidType as error:
+        # An axis out of range is a wrong value, as for numpy.tensordot.
+        raise ValueError(str(error)) from None
     if len(a_axes) != len(b_axes):
         raise ValueError(f'tensordot: axes pairs {len(a_axes)} axes of a '
                          f'with {len(b_axes)} axes of b')
@@ -39,13 +48,14 @@ def tensordot(a, b, axes=2):
 
     Args:
         a: Variable or array, float.
-        b: Variable or array of the same dtype.
+        b: Variable or array, float (of any float dtype).
         axes: an int ``n`` (the last ``n`` axes of ``a`` with the first
             ``n`` of ``b``), or a pair of sequences of axes of ``a`` and
             of ``b``, paired in order.
 
     Returns:
-        Variable of shape (free axes of ``a``) + (free axes of ``b``).
+        Variable of shape (free axes of ``a``) + (free axes of ``b``), of
+        NumPy's promotion of the two dtypes.
     """
     a = as_variable(a)
     b = as_variable(b)
@@ -55,9 +65,6 @@ def tensordot(a, b, axes=2):
             raise ValueError(f'tensordot: axis {i} of a (length '
                              f'{a.shape[i]}) is paired with axis {j} of b '
                              f'(length {b.shape[j]})')
-    if a.dtype != b.dtype:
-        raise TypeError(f'tensordot: a and b must have one dtype; got '
-                        f'{a.dtype} and {b.dtype}')
     a_free = [i for i in range(a.ndim) if i not in a_axes]
     b_free = [j for j in range(b.ndim) if j not in b_axes]
     a_shape = tuple(a.shape[i] for i in a_free)

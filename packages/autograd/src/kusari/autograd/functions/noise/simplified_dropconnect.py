@@ -5,6 +5,7 @@ import numpy
 
 from kusari.array import backend
 from kusari.autograd.functions.array.reshape import reshape
+from kusari.autograd.functions.math import _mixed_dtypes
 from kusari.autograd.functions.math.matmul import matmul
 from kusari.autograd.functions.noise._arguments import check_ratio
 from kusari.autograd.variable import as_array
@@ -17,8 +18,8 @@ def _check_shapes(x, W, b, mask, use_batchwise_mask):
     if x.ndim < 2 or W.ndim != 2:
         raise ValueError(f'{_NAME}: x must have 2 or more axes and W 2, got '
                          f'shapes {x.shape} and {W.shape}')
-    if x.dtype.kind != 'f' or W.dtype != x.dtype:
-        raise TypeError(f'{_NAME}: x and W must be of one float dtype, got '
+    if x.dtype.kind != 'f' or W.dtype.kind != 'f':
+        raise TypeError(f'{_NAME}: x and W must be float, got '
                         f'{x.dtype} and {W.dtype}')
     in_size = math.prod(x.shape[1:])
     if in_size != W.shape[1]:
@@ -48,8 +49,10 @@ def simplified_dropconnect(x, W, b=None, ratio=.5, train=True, mask=None,
     Args:
         x: Variable or array, float, of shape ``(N, ...)``; its axes after
             the first are flattened.
-        W: Variable or array of shape ``(out_size, in_size)``.
-        b: Variable or array of shape ``(out_size,)``, or None.
+        W: Variable or array of shape ``(out_size, in_size)``, float (of
+            any float dtype).
+        b: Variable or array of shape ``(out_size,)`` and x's dtype, or
+            None.
         ratio (float): the probability of dropping a weight, in [0, 1).
         train (bool): drop weights (True) or not.
         mask: an array of 0s and 1s to use instead of drawing (shape
@@ -59,7 +62,7 @@ def simplified_dropconnect(x, W, b=None, ratio=.5, train=True, mask=None,
             the whole batch.
 
     Returns:
-        Variable of shape ``(N, out_size)``.
+        Variable of shape ``(N, out_size)`` and x's dtype.
     """
     ratio = check_ratio(_NAME, ratio) if train else 0.0
     x, W = as_variable(x), as_variable(W)
@@ -76,4 +79,5 @@ def simplified_dropconnect(x, W, b=None, ratio=.5, train=True, mask=None,
         y = reshape(y, y.shape[:2])
     else:
         y = matmul(rows, W * kept, transb=True)
+    y = _mixed_dtypes.as_dtype_of(x, y)
     return y if b is None else y + b
