@@ -20,8 +20,6 @@ ABSENT = {
         'Caffe import: needs Caffe protobuf definitions; Caffe is dead',
     'chainer.functions.theano': 'Theano is discontinued',
     'chainer.links.theano': 'Theano is discontinued',
-    'chainer.graph_optimizations':
-        'static subgraph optimization was experimental and is not ported',
     'chainer.iterators.dali_iterator':
         'NVIDIA DALI pipelines are out of scope for a NumPy/CuPy framework',
     'chainer.memory_layouts':

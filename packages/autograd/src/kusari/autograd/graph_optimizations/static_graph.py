@@ -1,0 +1,825 @@
+"""Static subgraph optimization: ``@static_graph`` and ``@static_code``.
+
+A chain whose forward code applies the same functions on every call (a
+*static chain*) may mark that method with :func:`static_graph`. Its first
+call with a given signature runs define-by-run while a function hook records
+every function applied and every :func:`static_code` call: the record is a
+:class:`StaticSchedule`, a list of steps on raw arrays kept in a table of
+slots. Later calls with that signature run the steps instead of the Python
+code (``FunctionNode.forward`` on arrays: no Variable, node, type check or
+graph traversal inside the chain) under one :class:`StaticScheduleFunction`
+node, whose backward calls the recorded nodes' ``backward`` in the reverse
+of the recorded order, on the arrays of that call.
+
+Only function applications and ``static_code`` calls are replayed. Other
+Python code of the chain (side-effect code) runs on recording calls only,
+and the arrays it makes are constants of the schedule; so are arrays that
+reach a function neither as an argument of the chain, nor as a parameter
+of it, nor as the output of a recorded step.
+"""
+import copy
+import functools
+import threading
+import weakref
+
+import numpy
+
+from kusari.array import backend
+from kusari.array import configuration
+from kusari.autograd import function_hook
+from kusari.autograd.function_node import FunctionNode
+from kusari.autograd.utils.array import force_array
+from kusari.autograd.variable import Variable
+from kusari.autograd.variable import VariableNode
+
+_is_array = backend.is_array_supported
+_state = threading.local()  # trace: the recording in progress, if any
+
+
+class DynamicGraphError(RuntimeError):
+    """A chain marked with :func:`static_graph` applied different functions
+    on two calls with the same signature: its graph is dynamic."""
+
+
+def _gone():
+    """A VariableNode's ``_variable`` once its Variable is released: the
+    next ``get_variable`` makes one from the node's data."""
+    return None
+
+
+def _as_arrays(outputs):
+    """A forward's outputs with NumPy scalars made 0-d arrays again."""
+    for y in outputs:
+        if isinstance(y, numpy.generic):
+            return tuple([force_array(y) for y in outputs])
+    return outputs
+
+
+# -- recording -----------------------------------------------------------
+
+class _Slot:
+    """A reference to a slot of the schedule's table in a recorded
+    argument list."""
+
+    __slots__ = ('index',)
+
+    def __init__(self, index):
+        self.index = index
+
+
+class _NodeOf:
+    """A reference to the node a step applies on each run, in a recorded
+    argument list (static code reading what a node's forward computed)."""
+
+    __slots__ = ('step',)
+
+    def __init__(self, step):
+        self.step = step
+
+
+def _map(obj, leaf):
+    """``obj`` with each array and FunctionNode (in lists, tuples and dicts,
+    at any depth) replaced by ``leaf(obj)``."""
+    if _is_array(obj) or isinstance(obj, (_Slot, _NodeOf, FunctionNode)):
+        return leaf(obj)
+    if isinstance(obj, (list, tuple)):
+        return type(obj)([_map(x, leaf) for x in obj])
+    if isinstance(obj, dict):
+        return {k: _map(v, leaf) for k, v in obj.items()}
+    return obj
+
+
+class _Op:
+    """A top-level node of a recording, with the slots of its inputs and
+    outputs: the unit of the backward schedule."""
+
+    __slots__ = ('node', 'in_slots', 'out_slots', 'targets', 'in_nodes',
+                 'out_refs')
+
+    def __init__(self, node, in_slots, out_slots):
+        self.node = node
+        self.in_slots = in_slots
+        self.out_slots = out_slots
+        self.targets = ()
+
+
+class _NodeStep(_Op):
+    """Runs a recorded node's ``forward`` on the arrays of its slots.
+
+    A node is applied once: each run applies a fresh copy of the node as
+    it was before its recorded forward, so that state a forward draws or
+    caches (a dropout mask) is made anew, and that of an earlier call is
+    left to that call's backward.
+    """
+
+    __slots__ = ('template',)
+
+    def __init__(self, template, node, in_slots, out_slots):
+        super().__init__(node, in_slots, out_slots)
+        self.template = template
+
+    @property
+    def kind(self):
+        return type(self.node)
+
+    def __call__(self, table):
+        node = self.node = copy.copy(self.template)
+        outputs = _as_arrays(
+            node.forward(tuple([table[s] for s in self.in_slots])))
+        for s, y in zip(self.out_slots, outputs):
+            table[s] = y
+        indexes = node._output_indexes_to_retain
+        if indexes is not None:
+            node._retained_output_data = tuple([outputs[i] for i in indexes])
+
+    def __repr__(self):
+        return (f'{self.node.label}: slots {list(self.in_slots)} -> '
+                f'{list(self.out_slots)}')
+
+
+class _CodeStep:
+    """Runs a recorded :func:`static_code` call on the arrays of its
+    slots; the arrays it returns fill ``out_slots``."""
+
+    __slots__ = ('function', 'args', 'kwargs', 'out_slots')
+
+    def __init__(self, function, args, kwargs, out_slots):
+        self.function = function
+        self.args = args
+        self.kwargs = kwargs
+        self.out_slots = out_slots
+
+    @property
+    def kind(self):
+        return getattr(self.function, '__func__', self.function)
+
+    def __call__(self, table):
+        def fill(ref):
+            if isinstance(ref, _Slot):
+                return table[ref.index]
+            return ref.step.node if isinstance(ref, _NodeOf) else ref
+        result = self.function(*_map(self.args, fill),
+                               **_map(self.kwargs, fill))
+        if self.out_slots:
+            arrays = (result,) if _is_array(result) else result
+            for s, y in zip(self.out_slots, arrays):
+                table[s] = y
+
+    def __repr__(self):
+        return (f'static_code {self.function.__qualname__} -> '
+                f'{list(self.out_slots)}')
+
+
+class _Trace(function_hook.FunctionHook):
+    """Records one define-by-run call of a static chain: the steps, and the
+    slot of every array they read or write."""
+
+    name = 'StaticGraphTrace'
+
+    def __init__(self, chain):
+        self.chain = chain
+        self.arrays = []     # slot -> the array of this call
+        self.slot_of = {}    # id(array) -> its latest slot
+        self.leaves = {}     # slot -> the Parameter read on every replay
+        self.produced = set()
+        self.steps = []
+        self.ops = []
+        self.step_of_node = {}  # id(node) -> the _NodeStep applying it
+        self.depth = 0
+        self.code_steps = None  # static code of an opted-in node
+        self.opted_in = False
+        self._pending = None
+        self._template = None
+        self._captured = None
+        self._params = {}
+
+    def new_slot(self, array):
+        slot = len(self.arrays)
+        self.arrays.append(array)
+        self.slot_of[id(array)] = slot
+        return slot
+
+    def slot(self, array):
+        """The slot of ``array``; one met for the first time is a parameter
+        of the chain (a leaf) or a constant of the schedule."""
+        slot = self.slot_of.get(id(array))
+        if slot is None:
+            slot = self.new_slot(array)
+            param = self._param_of(array)
+            if param is not None:
+                self.leaves[slot] = param
+        return slot
+
+    def _param_of(self, array):
+        if id(array) not in self._params:
+            # Parameters initialized lazily get their arrays during the call.
+            self._params = {id(p.array): p for p in self.chain.params()
+                            if p.array is not None}
+        return self._params.get(id(array))
+
+    # -- function applications -------------------------------------------
+
+    def forward_preprocess(self, function, in_data):
+        self.depth += 1
+        if self.depth > 1:
+            return  # applied inside another node's forward: part of it
+        self._pending = tuple([self.slot(x) for x in in_data])
+        if getattr(function, '_supports_static_optimizations', False):
+            self.code_steps = []
+        else:
+            self.code_steps = None
+            self._template = copy.copy(function)
+        # The hook does not see the outputs: capture them on the way.
+        function.forward = functools.partial(self._capture, function)
+
+    def _capture(self, function, inputs):
+        outputs = type(function).forward(function, inputs)
+        if type(outputs) is tuple:
+            outputs = _as_arrays(outputs)
+        self._captured = outputs
+        return outputs
+
+    def forward_postprocess(self, function, in_data):
+        self.depth -= 1
+        if self.depth:
+            return
+        del function.forward
+        outputs = self._captured
+        if self.code_steps is None:
+            op = _NodeStep(self._template, function, self._pending,
+                           tuple([self.new_slot(y) for y in outputs]))
+            self.steps.append(op)
+            self.step_of_node[id(function)] = op
+        else:
+            # An opted-in node: its static code computes its outputs in
+            # arrays it keeps, and the node itself is kept for backward.
+            op = _Op(function, self._pending,
+                     tuple([self.slot(y) for y in outputs]))
+            self.steps.extend(self.code_steps)
+            self.opted_in = True
+        self.produced.update(op.out_slots)
+        self.ops.append(op)
+        self.code_steps = self._pending = self._captured = None
+        self._template = None
+
+    # -- static code -----------------------------------------------------
+
+    def records_code(self):
+        """Whether a static_code call now is a step of its own: in the
+        chain's code, or in the forward of a node that opted in."""
+        return self.depth == 0 or (
+            self.depth == 1 and self.code_steps is not None)
+
+    def record_code(self, function, args, kwargs):
+        def slot_ref(obj):
+            if isinstance(obj, FunctionNode):
+                step = self.step_of_node.get(id(obj))
+                return obj if step is None else _NodeOf(step)
+            return _Slot(self.slot(obj))
+        args_template = _map(args, slot_ref)
+        kwargs_template = _map(kwargs, slot_ref)
+        result = function(*args, **kwargs)
+        if _is_array(result):
+            out_slots = (self.new_slot(result),)
+        elif isinstance(result, (list, tuple)) and result and all(
+                _is_array(y) for y in result):
+            out_slots = tuple([self.new_slot(y) for y in result])
+        else:
+            out_slots = ()
+        self.produced.update(out_slots)
+        step = _CodeStep(function, args_template, kwargs_template, out_slots)
+        (self.steps if self.code_steps is None else
+         self.code_steps).append(step)
+        return result
+
+
+def static_code(func):
+    """Mark code of a static chain (or of a FunctionNode's ``forward``) to
+    run on every call.
+
+    A :func:`static_graph` chain runs its Python code on recording calls
+    only; a call of a function decorated with ``static_code`` is recorded
+    as a step of the schedule and replayed on every later call, with the
+    arrays of that call in place of the recorded ones (arrays in its
+    arguments, in lists, tuples and dicts at any depth). Arrays it returns
+    are outputs of the step; it may also write results into arrays passed
+    to it. Outside a recording it is a plain call.
+    """
+    @functools.wraps(func)
+    def wrapped(*args, **kwargs):
+        trace = getattr(_state, 'trace', None)
+        if trace is None or not trace.records_code():
+            return func(*args, **kwargs)
+        return trace.record_code(func, args, kwargs)
+    return wrapped
+
+
+# -- the signature of a call -----------------------------------------------
+
+def _signature(args, kwargs):
+    """``(inputs, key)`` of a call: its distinct Variables and arrays in
+    order, and a hashable key of everything a schedule depends on in the
+    arguments (shapes, dtypes, devices, which arguments are the same
+    object, and the other values)."""
+    inputs = []
+    position = {}
+
+    def walk(obj):
+        if isinstance(obj, Variable) or _is_array(obj):
+            seen = position.get(id(obj))
+            if seen is None:
+                seen = position[id(obj)] = len(inputs)
+                inputs.append(obj)
+            if isinstance(obj, Variable):
+                array = obj.array
+                if array is None:
+                    raise ValueError(
+                        'static_graph: an argument Variable holds no array')
+                return ('V', seen, array.shape, array.dtype, type(array),
+                        obj.requires_grad)
+            return ('A', seen, obj.shape, obj.dtype, type(obj))
+        if isinstance(obj, (list, tuple)):
+            return (type(obj), tuple([walk(x) for x in obj]))
+        if isinstance(obj, dict):
+            return (dict, tuple(sorted((k, walk(v)) for k, v in obj.items())))
+        try:
+            hash(obj)
+        except TypeError:
+            return ('object', id(obj))
+        return obj
+
+    key = (walk(args), walk(kwargs))
+    arrays = {}
+    for i, x in enumerate(inputs):
+        array = x.array if isinstance(x, Variable) else x
+        if arrays.setdefault(id(array), i) != i:
+            raise ValueError(
+                f'static_graph: arguments {arrays[id(array)]} and {i} are '
+                f'different objects holding the same array; pass one')
+    return inputs, key
+
+
+# -- schedules -------------------------------------------------------------
+
+def _output_template(outputs, slot):
+    """``outputs`` with each Variable or array replaced by the index of its
+    slot in the list of output slots that the template fills."""
+    slots = []
+
+    def leaf(x):
+        slots.append(slot(x.array if isinstance(x, Variable) else x))
+        return (isinstance(x, Variable), len(slots) - 1)
+
+    def walk(obj):
+        if isinstance(obj, Variable) or _is_array(obj):
+            return _Slot(leaf(obj))
+        if isinstance(obj, (list, tuple)):
+            return type(obj)([walk(x) for x in obj])
+        if isinstance(obj, dict):
+            return {k: walk(v) for k, v in obj.items()}
+        return obj
+    return walk(outputs), tuple(slots)
+
+
+def _fill_outputs(template, variables):
+    if isinstance(template, _Slot):
+        is_variable, i = template.index
+        return variables[i] if is_variable else variables[i].array
+    if isinstance(template, (list, tuple)):
+        return type(template)([_fill_outputs(x, variables) for x in template])
+    if isinstance(template, dict):
+        return {k: _fill_outputs(v, variables) for k, v in template.items()}
+    return template
+
+
+class StaticSchedule:
+    """The steps of one recorded call of a static chain, and the table of
+    arrays they read and write; replayed by :class:`StaticScheduleFunction`.
+
+    Each run keeps what its backward needs (the nodes it applied, the
+    arrays they retained), so the backward of one call is unaffected by
+    later runs; except where a node that opted in (static code writing
+    into arrays it keeps) is part of the schedule: those arrays hold the
+    latest run only, and the backward of an earlier one is refused.
+
+    Attributes:
+        steps: the forward steps, in order.
+        generation: how many times the schedule ran (0: only recorded).
+    """
+
+    def __init__(self, manager, trace, inputs, input_slots, outputs):
+        self.manager = manager
+        self.steps = trace.steps
+        self.table = trace.arrays
+        self.leaves = list(trace.leaves.items())
+        self._leaf_types = [self._leaf_type(p) for _, p in self.leaves]
+        self.input_slots = tuple(input_slots) + tuple(
+            s for s, _ in self.leaves)
+        self.template, self.output_slots = _output_template(
+            outputs, trace.slot)
+        # Outputs in arrays that the steps write in place would change
+        # under the caller at the next call: those are copied.
+        produced = trace.produced
+        self._copied = tuple(
+            s in produced and s not in self._fresh(trace)
+            for s in self.output_slots)
+        self.generation = 0
+        self.in_use = False
+        self.user = None  # the node whose backward needs this schedule
+        self._check_leaves_reached(trace)
+        self.backward_ops = self._backward_ops(trace, inputs)
+        self.keeps_arrays = trace.opted_in
+        self._retained = self._slot_nodes()
+
+    @staticmethod
+    def _fresh(trace):
+        """Slots whose array each step makes anew (node outputs)."""
+        return {s for step in trace.steps if isinstance(step, _NodeStep)
+                for s in step.out_slots}
+
+    @staticmethod
+    def _leaf_type(param):
+        array = param.array
+        return (None if array is None else (array.shape, array.dtype,
+                                            type(array)),
+                param.requires_grad)
+
+    def leaves_match(self):
+        """Whether the parameters still have the shapes, dtypes and devices
+        the schedule was recorded with."""
+        return all(self._leaf_type(p) == t
+                   for (_, p), t in zip(self.leaves, self._leaf_types))
+
+    def _check_leaves_reached(self, trace):
+        """A Variable that needs a gradient must reach the chain as an
+        argument or a parameter: any other one would be a constant of the
+        schedule, and its gradient lost."""
+        known = trace.produced | set(self.input_slots)
+        for op in trace.ops:
+            if op.node.inputs is None:
+                continue  # no graph recorded: no gradient either
+            for i, (vnode, s) in enumerate(zip(op.node.inputs, op.in_slots)):
+                if vnode.requires_grad and s not in known:
+                    raise ValueError(
+                        f'static_graph: input {i} of {op.node.label} in '
+                        f'{self.manager.name} is a Variable that needs a '
+                        f'gradient but is neither an argument of the chain '
+                        f'nor one of its parameters; pass it as an '
+                        f'argument')
+
+    def _backward_ops(self, trace, inputs):
+        needs = {s for s, x in zip(self.input_slots, inputs)
+                 if isinstance(x, Variable) and x.requires_grad}
+        needs.update(s for s, p in self.leaves if p.requires_grad)
+        ops = []
+        for op in trace.ops:
+            op.targets = tuple([i for i, s in enumerate(op.in_slots)
+                                if s in needs])
+            if op.targets:
+                needs.update(op.out_slots)
+                ops.append(op)
+        self._needs_grad = needs
+        return ops
+
+    def _slot_nodes(self):
+        """Give each node of the backward schedule input and output nodes
+        of its own (its ``inputs`` and ``outputs`` in backward); the list
+        ``(node, slot)`` of those that hold a retained array."""
+        slot_nodes = {}
+
+        def node_of(s):
+            vnode = slot_nodes.get(s)
+            if vnode is None:
+                vnode = slot_nodes[s] = VariableNode(Variable(
+                    self.table[s], requires_grad=s in self._needs_grad))
+                vnode._variable = _gone
+            return vnode
+
+        retained = set()
+        for op in self.backward_ops:
+            node = op.node
+            op.in_nodes = tuple([node_of(s) for s in op.in_slots])
+            op.out_refs = tuple([weakref.ref(node_of(s))
+                                 for s in op.out_slots])
+            for i in node._input_indexes_to_retain or ():
+                retained.add(op.in_slots[i])
+            for i in node._output_indexes_to_retain or ():
+                retained.add(op.out_slots[i])
+        return [(slot_nodes[s], s) for s in sorted(retained)]
+
+    def run(self, inputs, backprop):
+        """Run the forward steps on ``inputs`` (arrays, one per input
+        slot); the output arrays, and what the backward of this run needs
+        (None without ``backprop``)."""
+        table = self.table
+        for s, x in zip(self.input_slots, inputs):
+            table[s] = x
+        for step in self.steps:
+            step(table)
+        self.generation += 1
+        outputs = tuple([table[s].copy() if copied else table[s]
+                         for s, copied in zip(self.output_slots,
+                                              self._copied)])
+        if not (backprop and self.backward_ops):
+            return outputs, None
+        return outputs, (tuple([op.node for op in self.backward_ops]),
+                         tuple([table[s] for _, s in self._retained]))
+
+    def run_backward(self, state, grad_outputs):
+        """Gradients of the input slots from those of the output slots:
+        the backward of the nodes of the run that ``state`` describes,
+        last node first."""
+        nodes, retained = state
+        for (vnode, _), array in zip(self._retained, retained):
+            vnode.data = array
+            vnode._variable = _gone
+        grads = {}
+
+        def add(s, g):
+            old = grads.get(s)
+            grads[s] = g if old is None else Variable._bare(
+                force_array(old.array + g.array), True)
+
+        for s, gy in zip(self.output_slots, grad_outputs):
+            if gy is not None:
+                add(s, gy)
+        for op, node in zip(reversed(self.backward_ops), reversed(nodes)):
+            gys = tuple([grads.pop(s, None) for s in op.out_slots])
+            if all(gy is None for gy in gys):
+                continue
+            node.inputs = op.in_nodes
+            node.outputs = op.out_refs
+            targets = op.targets
+            if node._accumulates:
+                gxs = node.backward_accumulate(targets, gys,
+                                               (None,) * len(targets))
+            else:
+                gxs = node.backward(targets, gys)
+                if len(gxs) != len(targets):
+                    gxs = [gxs[i] for i in targets]
+            for i, gx in zip(targets, gxs):
+                if gx is not None:
+                    add(op.in_slots[i], gx)
+        return grads
+
+    def __repr__(self):
+        lines = [f'StaticSchedule of {self.manager.name}: '
+                 f'{len(self.steps)} steps, inputs in slots '
+                 f'{list(self.input_slots)}, outputs in slots '
+                 f'{list(self.output_slots)}']
+        lines += [f'  {i}: {step!r}' for i, step in enumerate(self.steps)]
+        return '\n'.join(lines)
+
+
+class StaticScheduleFunction(FunctionNode):
+    """One replay of a :class:`StaticSchedule`: a single node from the
+    chain's arguments and parameters to its outputs.
+
+    ``forward`` runs the schedule's steps; ``backward`` runs the recorded
+    nodes' backward in reverse order. Higher-order gradients through a
+    replay are not supported (the recorded nodes see the arrays, not the
+    graph, of the call).
+    """
+
+    def __init__(self, schedule):
+        self.schedule = schedule
+        self.generation = None
+        self._state = None
+
+    def forward(self, inputs):
+        schedule = self.schedule
+        outputs, self._state = schedule.run(
+            inputs, configuration.config.enable_backprop)
+        self.generation = schedule.generation
+        return outputs
+
+    def backward(self, target_input_indexes, grad_outputs):
+        schedule = self.schedule
+        if configuration.config.enable_backprop:
+            raise RuntimeError(
+                f'static_graph: {schedule.manager.name} replayed a recorded '
+                f'schedule, which does not support double backpropagation '
+                f'(enable_double_backprop); run the chain define-by-run '
+                f'with chainer.config.use_static_graph = False')
+        _check_not_replayed(schedule, self.generation)
+        schedule.manager.end_forward()
+        grads = schedule.run_backward(self._state, grad_outputs)
+        input_slots = schedule.input_slots
+        return tuple([grads.get(input_slots[i])
+                      for i in target_input_indexes])
+
+
+def _check_not_replayed(schedule, generation):
+    if schedule.keeps_arrays and schedule.generation != generation:
+        raise RuntimeError(
+            f'static_graph: {schedule.manager.name} ran its schedule again '
+            f'before the backward of an earlier call through it; call '
+            f'backward first, or end_forward() only once the backward of '
+            f'every call is done')
+
+
+class _ForwardEnd(FunctionNode):
+    """Identity on the outputs of a recording call: its backward tells the
+    schedule manager that the forward pass has ended."""
+
+    def __init__(self, schedule):
+        self.schedule = schedule
+
+    def forward(self, inputs):
+        return inputs
+
+    def backward(self, target_input_indexes, grad_outputs):
+        _check_not_replayed(self.schedule, 0)
+        self.schedule.manager.end_forward()
+        return grad_outputs
+
+
+class ScheduleManager:
+    """The schedules of one static chain (one per decorated method).
+
+    One schedule is kept per signature of a call (argument shapes and
+    dtypes, ``config.train``, ``config.enable_backprop``) and, while
+    backprop is enabled, per call in the forward pass: a call takes the
+    first schedule of its signature that no earlier call of the pass holds,
+    and records a new one if there is none. A backward through an output
+    of the chain ends the forward pass; :meth:`end_forward` ends it
+    explicitly (needed where several forward passes precede a backward).
+    """
+
+    def __init__(self, chain, func, verbosity_level):
+        self._chain = weakref.ref(chain)
+        self.func = func
+        self.name = f'{type(chain).__name__}.{func.__name__}'
+        self.verbosity_level = verbosity_level
+        self.schedules = {}
+
+    def end_forward(self):
+        """End the forward pass: every schedule is free for the next."""
+        for schedules in self.schedules.values():
+            for schedule in schedules:
+                schedule.in_use = False
+
+    def __call__(self, chain, args, kwargs):
+        inputs, key = _signature(args, kwargs)
+        config = configuration.config
+        backprop = bool(config.enable_backprop)
+        key = (key, bool(config.train), backprop)
+        cached = self.schedules.setdefault(key, [])
+        chosen = None
+        for i, schedule in enumerate(cached):
+            if not schedule.in_use or (
+                    schedule.user is not None and schedule.user() is None):
+                chosen = i
+                break
+        if chosen is not None and cached[chosen].leaves_match() and \
+                not config.debug:
+            schedule = cached[chosen]
+            outputs = self._replay(schedule, inputs, backprop)
+        else:
+            outputs, schedule = self._record(chain, args, kwargs, inputs,
+                                             backprop)
+            if cached:
+                _check_same_steps(self.name, cached[0], schedule)
+            if chosen is None:
+                cached.append(schedule)
+            else:
+                cached[chosen] = schedule
+            if self.verbosity_level >= 1:
+                print(f'static_graph: {self.name}: recorded schedule '
+                      f'{cached.index(schedule)} of {len(self.schedules)} '
+                      f'signature(s), {len(schedule.steps)} steps')
+            if self.verbosity_level >= 2:
+                print(schedule)
+        chain.static_schedule = schedule
+        return outputs
+
+    def _replay(self, schedule, inputs, backprop):
+        node = StaticScheduleFunction(schedule)
+        variables = node.apply(
+            tuple(inputs) + tuple([p for _, p in schedule.leaves]))
+        if backprop:
+            schedule.in_use = True
+            schedule.user = weakref.ref(node)
+        return _fill_outputs(schedule.template, variables)
+
+    def _record(self, chain, args, kwargs, inputs, backprop):
+        if getattr(_state, 'trace', None) is not None:
+            raise RuntimeError(
+                f'static_graph: {self.name} was called while another static '
+                f'chain was being recorded; nested application of '
+                f'static_graph is not allowed: decorate the outermost chain '
+                f'only')
+        trace = _Trace(chain)
+        input_slots = [
+            trace.new_slot(x.array if isinstance(x, Variable) else x)
+            for x in inputs]
+        _state.trace = trace
+        try:
+            with trace:
+                outputs = self.func(chain, *args, **kwargs)
+        finally:
+            _state.trace = None
+        schedule = StaticSchedule(self, trace, inputs, input_slots, outputs)
+        if backprop:
+            schedule.in_use = True
+            outputs = _mark_end(schedule, outputs)
+        return outputs, schedule
+
+    def __repr__(self):
+        counts = ', '.join(str(len(s)) for s in self.schedules.values())
+        return (f'<ScheduleManager of {self.name}: schedules per signature: '
+                f'[{counts}]>')
+
+
+def _mark_end(schedule, outputs):
+    """Pass the Variables of ``outputs`` through a :class:`_ForwardEnd`."""
+    variables = []
+
+    def walk(obj, leaf):
+        if isinstance(obj, (Variable, _Slot)):
+            return leaf(obj)
+        if isinstance(obj, (list, tuple)):
+            return type(obj)([walk(x, leaf) for x in obj])
+        if isinstance(obj, dict):
+            return {k: walk(v, leaf) for k, v in obj.items()}
+        return obj
+
+    def collect(var):
+        variables.append(var)
+        return _Slot(len(variables) - 1)
+
+    template = walk(outputs, collect)
+    if not variables:
+        return outputs
+    node = _ForwardEnd(schedule)
+    marked = node.apply(tuple(variables))
+    schedule.user = weakref.ref(node)
+    return walk(template, lambda slot: marked[slot.index])
+
+
+def _check_same_steps(name, reference, schedule):
+    """Raise :class:`DynamicGraphError` where two recordings of one
+    signature applied different functions."""
+    kinds = [step.kind for step in reference.steps]
+    new = [step.kind for step in schedule.steps]
+    if kinds == new:
+        return
+    for i, (a, b) in enumerate(zip(kinds, new)):
+        if a is not b:
+            break
+    else:
+        i = min(len(kinds), len(new))
+
+    def describe(kinds):
+        return getattr(kinds[i], '__qualname__', str(kinds[i])) \
+            if i < len(kinds) else 'nothing more'
+    raise DynamicGraphError(
+        f'static_graph: {name} is not static: a call with the same input '
+        f'signature as an earlier one applied {describe(new)} at step {i} '
+        f'where the earlier one applied {describe(kinds)}; remove '
+        f'@static_graph from a chain whose functions change between calls')
+
+
+def static_graph(*args, verbosity_level=0):
+    """Decorator to mark a Chain's ``__call__`` (or ``forward``) as a static
+    subgraph: its define-by-run code runs on the first call of each
+    signature, and a recorded schedule replaces it afterwards.
+
+    Use it bare (``@static_graph``) or with options
+    (``@static_graph(verbosity_level=1)``). The chain's arguments may be
+    Variables and arrays, alone or in lists, tuples and dicts at any depth;
+    other argument values are part of the signature. Nested application
+    (a static chain calling another) is not allowed. With
+    ``chainer.config.use_static_graph`` False the method runs plainly.
+
+    The chain gets the attributes ``schedule_manager`` (its
+    :class:`ScheduleManager`, with :meth:`~ScheduleManager.end_forward`) and
+    ``static_schedule`` (the :class:`StaticSchedule` of the last call).
+
+    Args:
+        verbosity_level (int): 0 is silent; 1 reports each new schedule;
+            2 also prints its steps.
+    """
+    if len(args) == 1 and callable(args[0]):
+        return _static_method(args[0], verbosity_level)
+    if args:
+        raise TypeError('static_graph: expected a method to decorate, or '
+                        'keyword options only')
+    return functools.partial(_static_method,
+                             verbosity_level=verbosity_level)
+
+
+def _static_method(func, verbosity_level):
+    managers = weakref.WeakKeyDictionary()
+
+    @functools.wraps(func)
+    def wrapped(chain, *args, **kwargs):
+        if not configuration.config.use_static_graph:
+            return func(chain, *args, **kwargs)
+        manager = managers.get(chain)
+        if manager is None:
+            manager = managers[chain] = ScheduleManager(
+                chain, func, verbosity_level)
+        chain.schedule_manager = manager
+        return manager(chain, args, kwargs)
+    return wrapped

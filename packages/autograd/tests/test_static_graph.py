@@ -1,0 +1,364 @@
+"""Static subgraph optimization: a replayed schedule computes what
+define-by-run computes, forward and backward, and refuses what it cannot."""
+import numpy
+import pytest
+
+from kusari.array.configuration import using_config
+from kusari.autograd import FunctionNode
+from kusari.autograd import Parameter
+from kusari.autograd import Variable
+from kusari.autograd import functions as F
+from kusari.autograd import grad
+from kusari.autograd import gradient_check
+from kusari.autograd.graph_optimizations.static_graph import (
+    DynamicGraphError, StaticScheduleFunction, static_code, static_graph)
+
+
+class _Model:
+    """The part of a Chain the decorator uses: ``params()``."""
+
+    def __init__(self, seed, **shapes):
+        rng = numpy.random.RandomState(seed)
+        self._names = sorted(shapes)
+        for name in self._names:
+            setattr(self, name, Parameter(
+                rng.uniform(-1, 1, shapes[name]).astype(numpy.float32)))
+
+    def params(self):
+        return [getattr(self, name) for name in self._names]
+
+    def cleargrads(self):
+        for p in self.params():
+            p.cleargrad()
+
+
+class MLP(_Model):
+
+    def __init__(self, seed=0):
+        super().__init__(seed, W1=(8, 5), b1=(8,), W2=(3, 8), b2=(3,))
+
+    def forward(self, x):
+        h = F.relu(F.linear(x, self.W1, self.b1))
+        return F.linear(h, self.W2, self.b2)
+
+
+class StaticMLP(MLP):
+
+    @static_graph
+    def __call__(self, x):
+        return self.forward(x)
+
+
+class ConvNet(_Model):
+    """Convolution, batch normalization (running statistics updated in
+    training), pooling, dropout and a linear classifier."""
+
+    def __init__(self, seed=0):
+        super().__init__(seed, W=(4, 2, 3, 3), b=(4,), gamma=(4,),
+                         beta=(4,), V=(3, 16))
+        self.avg_mean = numpy.zeros(4, numpy.float32)
+        self.avg_var = numpy.ones(4, numpy.float32)
+        self.ratio = 0.25
+
+    def forward(self, x):
+        h = F.convolution_2d(x, self.W, self.b, pad=1)
+        h = F.batch_normalization(h, self.gamma, self.beta,
+                                  running_mean=self.avg_mean,
+                                  running_var=self.avg_var)
+        h = F.max_pooling_2d(F.relu(h), 2)
+        h = F.dropout(h, self.ratio)
+        return F.linear(F.reshape(h, (h.shape[0], -1)), self.V)
+
+
+class StaticConvNet(ConvNet):
+
+    @static_graph(verbosity_level=0)
+    def __call__(self, x):
+        return self.forward(x)
+
+
+def _train_side_by_side(static, dynamic, x_shape, steps=4):
+    """SGD steps on both models with the same data; dropout draws the same
+    masks because the random state is reset before each model's call."""
+    rng = numpy.random.RandomState(1)
+    for step in range(steps):
+        x = rng.uniform(-1, 1, x_shape).astype(numpy.float32)
+        t = rng.randint(0, 3, x_shape[0]).astype(numpy.int32)
+        results = []
+        for model in (static, dynamic):
+            numpy.random.seed(step)
+            xv = Variable(x)
+            y = model(xv) if model is static else model.forward(xv)
+            loss = F.softmax_cross_entropy(y, t)
+            model.cleargrads()
+            loss.backward()
+            results.append((y.array, xv.grad,
+                            [p.grad.copy() for p in model.params()]))
+            for p in model.params():
+                p.array -= 0.1 * p.grad
+        (y_s, gx_s, g_s), (y_d, gx_d, g_d) = results
+        numpy.testing.assert_allclose(y_s, y_d, rtol=1e-5, atol=1e-6)
+        numpy.testing.assert_allclose(gx_s, gx_d, rtol=1e-5, atol=1e-6)
+        for a, b in zip(g_s, g_d):
+            numpy.testing.assert_allclose(a, b, rtol=1e-5, atol=1e-6)
+    for a, b in zip(static.params(), dynamic.params()):
+        numpy.testing.assert_allclose(a.array, b.array, rtol=1e-5, atol=1e-6)
+
+
+def test_mlp_matches_define_by_run_over_sgd_steps():
+    static = StaticMLP()
+    _train_side_by_side(static, MLP(), (4, 5))
+    # The first call recorded, the three others replayed one schedule.
+    assert static.static_schedule.generation == 3
+
+
+def test_convnet_matches_define_by_run_over_sgd_steps():
+    static, dynamic = StaticConvNet(), ConvNet()
+    _train_side_by_side(static, dynamic, (2, 2, 4, 4))
+    assert static.static_schedule.generation == 3
+    # Running statistics are side-effect code made static code.
+    numpy.testing.assert_allclose(static.avg_mean, dynamic.avg_mean,
+                                  rtol=1e-5)
+    numpy.testing.assert_allclose(static.avg_var, dynamic.avg_var, rtol=1e-5)
+
+
+def test_replay_is_one_node_and_reads_reassigned_parameters():
+    static, dynamic = StaticMLP(), MLP()
+    x = numpy.ones((2, 5), numpy.float32)
+    static(x)
+    y = static(x)
+    assert isinstance(y.creator, StaticScheduleFunction)
+    for p, q in zip(static.params(), dynamic.params()):
+        p.array = q.array * 2
+        q.array = q.array * 2
+    numpy.testing.assert_allclose(static(x).array, dynamic.forward(x).array,
+                                  rtol=1e-6)
+
+
+def test_outputs_of_earlier_calls_are_kept():
+    static = StaticMLP()
+    x1 = numpy.ones((2, 5), numpy.float32)
+    with using_config('enable_backprop', False):
+        y1 = static(x1)
+        kept = y1.array.copy()
+        static(x1 * 3)
+        static(x1 * 5)
+    numpy.testing.assert_array_equal(y1.array, kept)
+
+
+def test_no_backprop_calls_share_one_schedule():
+    static = StaticMLP()
+    x = numpy.ones((2, 5), numpy.float32)
+    with using_config('enable_backprop', False):
+        for _ in range(3):
+            static(x)
+    schedules, = static.schedule_manager.schedules.values()
+    assert len(schedules) == 1
+    assert schedules[0].generation == 2
+
+
+def test_calls_in_one_pass_get_a_schedule_each():
+    static, dynamic = StaticMLP(), MLP()
+    rng = numpy.random.RandomState(0)
+    for _ in range(3):
+        xs = [rng.uniform(size=(2, 5)).astype(numpy.float32)
+              for _ in range(2)]
+        losses = []
+        for model in (static, dynamic):
+            call = model if model is static else model.forward
+            model.cleargrads()
+            loss = F.sum(call(xs[0]) * call(xs[1]))
+            loss.backward()
+            losses.append([p.grad for p in model.params()])
+        for a, b in zip(*losses):
+            numpy.testing.assert_allclose(a, b, rtol=1e-5)
+    schedules, = static.schedule_manager.schedules.values()
+    assert len(schedules) == 2
+
+
+def test_check_backward_through_a_static_chain():
+    static = StaticMLP()
+    x = numpy.random.uniform(-1, 1, (3, 5)).astype(numpy.float32)
+    gy = numpy.random.uniform(-1, 1, (3, 3)).astype(numpy.float32)
+    static(x)
+    gradient_check.check_backward(static, x, gy, static.params(),
+                                  dtype=numpy.float64, atol=1e-3, rtol=1e-3)
+
+
+def test_double_backprop_through_a_replay_is_refused():
+    static = StaticMLP()
+    x = Variable(numpy.ones((2, 5), numpy.float32))
+    y = static(x)  # recorded: define-by-run, twice differentiable
+    gx, = grad([F.sum(y * y)], [x], enable_double_backprop=True)
+    F.sum(gx).backward()
+    assert static.W1.grad is not None
+    y = static(Variable(numpy.ones((2, 5), numpy.float32)))  # replayed
+    with pytest.raises(RuntimeError, match='double backpropagation'):
+        grad([F.sum(y * y)], [x], enable_double_backprop=True)
+
+
+class Switching(MLP):
+    """Not static: the function it applies alternates."""
+
+    calls = 0
+
+    @static_graph
+    def __call__(self, x):
+        self.calls += 1
+        h = F.linear(x, self.W1, self.b1)
+        return F.relu(h) if self.calls % 2 else F.tanh(h)
+
+
+def test_a_dynamic_chain_is_an_error():
+    model = Switching()
+    x = numpy.ones((2, 5), numpy.float32)
+    y = model(x)  # held: its schedule is in use until its backward
+    with pytest.raises(DynamicGraphError, match='not static'):
+        model(x)  # the second call of the pass records again and differs
+    assert y is not None
+
+
+def test_debug_mode_checks_every_call():
+    model = Switching()
+    x = numpy.ones((2, 5), numpy.float32)
+    with using_config('enable_backprop', False):
+        model(x)
+        with using_config('debug', True), \
+                pytest.raises(DynamicGraphError):
+            model(x)
+
+
+class WithSideEffects(MLP):
+
+    def __init__(self):
+        super().__init__()
+        self.counter = 0
+
+    @static_code
+    def count(self):
+        self.counter += 1
+
+    @static_code
+    def offset(self, x):
+        return x + self.counter
+
+    @static_graph
+    def __call__(self, x):
+        self.count()
+        return F.linear(self.offset(x), self.W1, self.b1)
+
+
+def test_static_code_runs_on_every_call():
+    model = WithSideEffects()
+    x = numpy.zeros((1, 5), numpy.float32)
+    with using_config('enable_backprop', False):
+        for _ in range(3):
+            y = model(x)
+    assert model.counter == 3
+    expected = F.linear(x + 3, model.W1, model.b1).array
+    numpy.testing.assert_allclose(y.array, expected, rtol=1e-6)
+
+
+def test_use_static_graph_false_runs_define_by_run():
+    model = StaticMLP()
+    x = numpy.ones((2, 5), numpy.float32)
+    with using_config('use_static_graph', False):
+        for _ in range(2):
+            y = model(x)
+    assert not hasattr(model, 'schedule_manager')
+    assert not hasattr(model, 'static_schedule')
+    assert not isinstance(y.creator, StaticScheduleFunction)
+
+
+class Outer(MLP):
+
+    def __init__(self):
+        super().__init__()
+        self.inner = StaticMLP()
+
+    @static_graph
+    def __call__(self, x):
+        return self.inner(x)
+
+
+def test_nested_static_graph_is_an_error():
+    with pytest.raises(RuntimeError, match='nested'):
+        Outer()(numpy.ones((2, 5), numpy.float32))
+
+
+def test_backward_of_a_call_after_later_replays():
+    static, dynamic = StaticConvNet(), ConvNet()
+    rng = numpy.random.RandomState(0)
+    xs = [rng.uniform(-1, 1, (2, 2, 4, 4)).astype(numpy.float32)
+          for _ in range(3)]
+    static(xs[0])
+    outputs = []
+    for i, x in enumerate(xs):
+        numpy.random.seed(i)
+        outputs.append(static(x))
+        static.schedule_manager.end_forward()  # runs the one schedule again
+    for i in reversed(range(3)):
+        numpy.random.seed(i)
+        expected = dynamic.forward(xs[i])
+        for model, y in ((static, outputs[i]), (dynamic, expected)):
+            model.cleargrads()
+            y.grad = numpy.ones_like(y.array)
+            y.backward()
+        for p, q in zip(static.params(), dynamic.params()):
+            numpy.testing.assert_allclose(p.grad, q.grad, rtol=1e-5,
+                                          atol=1e-6)
+
+
+class Triple(FunctionNode):
+    """y = 3x, opted in: its static code writes into a preallocated y."""
+
+    _supports_static_optimizations = True
+
+    @static_code
+    def static_forward(self, inputs, outputs):
+        outputs[0][...] = 3 * inputs[0]
+
+    def forward(self, inputs):
+        y = numpy.empty_like(inputs[0])
+        self.static_forward(inputs=[inputs[0]], outputs=[y])
+        return y,
+
+    def backward(self, indexes, grad_outputs):
+        return 3 * grad_outputs[0],
+
+
+class TripleChain(MLP):
+
+    @static_graph
+    def __call__(self, x):
+        return F.relu(Triple().apply((F.linear(x, self.W1, self.b1),))[0])
+
+
+def test_a_node_that_opts_in_replays_its_static_code():
+    model = TripleChain()
+    rng = numpy.random.RandomState(0)
+    for _ in range(3):
+        x = rng.uniform(-1, 1, (2, 5)).astype(numpy.float32)
+        model.cleargrads()
+        y = model(x)
+        y.grad = numpy.ones_like(y.array)
+        y.backward()
+        h = x.dot(model.W1.array.T) + model.b1.array
+        numpy.testing.assert_allclose(y.array, numpy.maximum(3 * h, 0),
+                                      rtol=1e-6)
+        numpy.testing.assert_allclose(
+            model.b1.grad, (3 * (h > 0)).sum(axis=0), rtol=1e-6)
+    kinds = [step.kind for step in model.static_schedule.steps]
+    assert Triple not in kinds  # its static code ran, not its forward
+
+
+def test_backward_of_an_overwritten_opted_in_run_is_an_error():
+    model = TripleChain()
+    x = numpy.ones((2, 5), numpy.float32)
+    model(x)
+    y1 = model(x)
+    model.schedule_manager.end_forward()
+    model(x * 2)  # Triple's preallocated output now holds this call's
+    y1.grad = numpy.ones_like(y1.array)
+    with pytest.raises(RuntimeError, match='ran its schedule again'):
+        y1.backward()
