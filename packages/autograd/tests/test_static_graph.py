@@ -4,6 +4,7 @@ import numpy
 import pytest
 
 from kusari.array.configuration import using_config
+from kusari.autograd import Function
 from kusari.autograd import FunctionNode
 from kusari.autograd import Parameter
 from kusari.autograd import Variable
@@ -362,3 +363,40 @@ def test_backward_of_an_overwritten_opted_in_run_is_an_error():
     y1.grad = numpy.ones_like(y1.array)
     with pytest.raises(RuntimeError, match='ran its schedule again'):
         y1.backward()
+
+
+class Halve(Function):
+    """An old-style Function keeping state on itself between forward and
+    backward: each replay must keep its own."""
+
+    def forward(self, inputs):
+        self.factor = inputs[0].dtype.type(0.5) * (inputs[0] > 0)
+        return inputs[0] * self.factor,
+
+    def backward(self, inputs, grad_outputs):
+        return grad_outputs[0] * self.factor,
+
+
+class HalveChain(MLP):
+
+    @static_graph
+    def __call__(self, x):
+        return Halve()(F.linear(x, self.W1, self.b1))
+
+
+def test_old_style_functions_keep_their_state_per_call():
+    model = HalveChain()
+    rng = numpy.random.RandomState(0)
+    xs = [rng.uniform(-1, 1, (2, 5)).astype(numpy.float32) for _ in range(3)]
+    model(xs[0])
+    ys = []
+    for x in xs:
+        ys.append(model(x))
+        model.schedule_manager.end_forward()
+    for x, y in zip(xs, ys):
+        model.cleargrads()
+        y.grad = numpy.ones_like(y.array)
+        y.backward()
+        h = x.dot(model.W1.array.T) + model.b1.array
+        numpy.testing.assert_allclose(model.b1.grad,
+                                      (0.5 * (h > 0)).sum(axis=0), rtol=1e-6)

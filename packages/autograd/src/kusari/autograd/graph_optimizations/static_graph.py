@@ -27,6 +27,7 @@ import numpy
 from kusari.array import backend
 from kusari.array import configuration
 from kusari.autograd import function_hook
+from kusari.autograd.function import FunctionAdapter
 from kusari.autograd.function_node import FunctionNode
 from kusari.autograd.utils.array import force_array
 from kusari.autograd.variable import Variable
@@ -45,6 +46,16 @@ def _gone():
     """A VariableNode's ``_variable`` once its Variable is released: the
     next ``get_variable`` makes one from the node's data."""
     return None
+
+
+def _fresh_copy(node):
+    """A copy of ``node`` to apply anew; an old-style Function's adapter
+    gets its own copy of the Function, where the state lives."""
+    node = copy.copy(node)
+    if isinstance(node, FunctionAdapter):
+        function = node._function = copy.copy(node._function)
+        function._node_ref = weakref.ref(node)
+    return node
 
 
 def _as_arrays(outputs):
@@ -123,7 +134,7 @@ class _NodeStep(_Op):
         return type(self.node)
 
     def __call__(self, table):
-        node = self.node = copy.copy(self.template)
+        node = self.node = _fresh_copy(self.template)
         outputs = _as_arrays(
             node.forward(tuple([table[s] for s in self.in_slots])))
         for s, y in zip(self.out_slots, outputs):
@@ -228,7 +239,7 @@ class _Trace(function_hook.FunctionHook):
             self.code_steps = []
         else:
             self.code_steps = None
-            self._template = copy.copy(function)
+            self._template = _fresh_copy(function)
         # The hook does not see the outputs: capture them on the way.
         function.forward = functools.partial(self._capture, function)
 
