@@ -1,5 +1,7 @@
 """Static subgraph optimization: a replayed schedule computes what
 define-by-run computes, forward and backward, and refuses what it cannot."""
+import weakref
+
 import numpy
 import pytest
 
@@ -400,3 +402,27 @@ def test_old_style_functions_keep_their_state_per_call():
         h = x.dot(model.W1.array.T) + model.b1.array
         numpy.testing.assert_allclose(model.b1.grad,
                                       (0.5 * (h > 0)).sum(axis=0), rtol=1e-6)
+
+
+def test_a_schedule_lets_its_arrays_go_after_a_call():
+    model = StaticMLP()
+    with using_config('enable_backprop', False):
+        for _ in range(2):
+            x = numpy.ones((2, 5), numpy.float32)
+            y = model(x)
+    inputs, output = weakref.ref(x), weakref.ref(y.array)
+    del x, y
+    assert inputs() is None and output() is None
+
+
+def test_verbosity_level_reports_new_schedules(capsys):
+    class Verbose(MLP):
+        @static_graph(verbosity_level=2)
+        def __call__(self, x):
+            return self.forward(x)
+
+    model = Verbose()
+    model(numpy.ones((2, 5), numpy.float32))
+    printed = capsys.readouterr().out
+    assert 'Verbose.__call__: recorded schedule 0' in printed
+    assert 'LinearFunction' in printed

@@ -96,15 +96,21 @@ class _NodeOf:
         self.step = step
 
 
-def _map(obj, leaf):
-    """``obj`` with each array and FunctionNode (in lists, tuples and dicts,
-    at any depth) replaced by ``leaf(obj)``."""
-    if _is_array(obj) or isinstance(obj, (_Slot, _NodeOf, FunctionNode)):
+_REFERENCES = (_Slot, _NodeOf, FunctionNode)
+
+
+def _map(obj, leaf, kinds=_REFERENCES, arrays=True):
+    """``obj`` with each instance of ``kinds`` and, if ``arrays``, each
+    array (in lists, tuples and dicts, at any depth) replaced by
+    ``leaf(obj)``. (A module-level recursion: a recursive closure would
+    make a reference cycle, holding the arrays until garbage collection.)
+    """
+    if isinstance(obj, kinds) or (arrays and _is_array(obj)):
         return leaf(obj)
     if isinstance(obj, (list, tuple)):
-        return type(obj)([_map(x, leaf) for x in obj])
+        return type(obj)([_map(x, leaf, kinds, arrays) for x in obj])
     if isinstance(obj, dict):
-        return {k: _map(v, leaf) for k, v in obj.items()}
+        return {k: _map(v, leaf, kinds, arrays) for k, v in obj.items()}
     return obj
 
 
@@ -139,7 +145,7 @@ class _NodeStep(_Op):
 
     @property
     def kind(self):
-        return type(self.node)
+        return type(self.template)
 
     def __call__(self, table):
         node = self.node = _fresh_copy(self.template)
@@ -152,7 +158,7 @@ class _NodeStep(_Op):
             node._retained_output_data = tuple([outputs[i] for i in indexes])
 
     def __repr__(self):
-        return (f'{self.node.label}: slots {list(self.in_slots)} -> '
+        return (f'{self.template.label}: slots {list(self.in_slots)} -> '
                 f'{list(self.out_slots)}')
 
 
@@ -230,7 +236,7 @@ class _Trace(function_hook.FunctionHook):
         return slot
 
     def _param_of(self, array):
-        if id(array) not in self._params:
+        if id(array) not in self._params and hasattr(self.chain, 'params'):
             # Parameters initialized lazily get their arrays during the call.
             self._params = {id(p.array): p for p in self.chain.params()
                             if p.array is not None}
@@ -342,32 +348,7 @@ def _signature(args, kwargs):
     object, and the other values)."""
     inputs = []
     position = {}
-
-    def walk(obj):
-        if isinstance(obj, Variable) or _is_array(obj):
-            seen = position.get(id(obj))
-            if seen is None:
-                seen = position[id(obj)] = len(inputs)
-                inputs.append(obj)
-            if isinstance(obj, Variable):
-                array = obj.array
-                if array is None:
-                    raise ValueError(
-                        'static_graph: an argument Variable holds no array')
-                return ('V', seen, array.shape, array.dtype, type(array),
-                        obj.requires_grad)
-            return ('A', seen, obj.shape, obj.dtype, type(obj))
-        if isinstance(obj, (list, tuple)):
-            return (type(obj), tuple([walk(x) for x in obj]))
-        if isinstance(obj, dict):
-            return (dict, tuple(sorted((k, walk(v)) for k, v in obj.items())))
-        try:
-            hash(obj)
-        except TypeError:
-            return ('object', id(obj))
-        return obj
-
-    key = (walk(args), walk(kwargs))
+    key = (_key_of(args, inputs, position), _key_of(kwargs, inputs, position))
     arrays = {}
     for i, x in enumerate(inputs):
         array = x.array if isinstance(x, Variable) else x
@@ -378,37 +359,51 @@ def _signature(args, kwargs):
     return inputs, key
 
 
+def _key_of(obj, inputs, position):
+    if isinstance(obj, Variable) or _is_array(obj):
+        seen = position.get(id(obj))
+        if seen is None:
+            seen = position[id(obj)] = len(inputs)
+            inputs.append(obj)
+        if isinstance(obj, Variable):
+            array = obj.array
+            if array is None:
+                raise ValueError(
+                    'static_graph: an argument Variable holds no array')
+            return ('V', seen, array.shape, array.dtype, type(array),
+                    obj.requires_grad)
+        return ('A', seen, obj.shape, obj.dtype, type(obj))
+    if isinstance(obj, (list, tuple)):
+        return (type(obj), tuple([_key_of(x, inputs, position)
+                                  for x in obj]))
+    if isinstance(obj, dict):
+        return (dict, tuple(sorted((k, _key_of(v, inputs, position))
+                                   for k, v in obj.items())))
+    try:
+        hash(obj)
+    except TypeError:
+        return ('object', id(obj))
+    return obj
+
+
 # -- schedules -------------------------------------------------------------
 
 def _output_template(outputs, slot):
-    """``outputs`` with each Variable or array replaced by the index of its
-    slot in the list of output slots that the template fills."""
+    """``outputs`` with each Variable or array replaced by a reference to
+    its place in the tuple of output slots, and that tuple."""
     slots = []
 
     def leaf(x):
         slots.append(slot(x.array if isinstance(x, Variable) else x))
-        return (isinstance(x, Variable), len(slots) - 1)
-
-    def walk(obj):
-        if isinstance(obj, Variable) or _is_array(obj):
-            return _Slot(leaf(obj))
-        if isinstance(obj, (list, tuple)):
-            return type(obj)([walk(x) for x in obj])
-        if isinstance(obj, dict):
-            return {k: walk(v) for k, v in obj.items()}
-        return obj
-    return walk(outputs), tuple(slots)
+        return _Slot((isinstance(x, Variable), len(slots) - 1))
+    return _map(outputs, leaf, Variable), tuple(slots)
 
 
 def _fill_outputs(template, variables):
-    if isinstance(template, _Slot):
-        is_variable, i = template.index
+    def fill(ref):
+        is_variable, i = ref.index
         return variables[i] if is_variable else variables[i].array
-    if isinstance(template, (list, tuple)):
-        return type(template)([_fill_outputs(x, variables) for x in template])
-    if isinstance(template, dict):
-        return {k: _fill_outputs(v, variables) for k, v in template.items()}
-    return template
+    return _map(template, fill, _Slot, arrays=False)
 
 
 class StaticSchedule:
@@ -438,10 +433,17 @@ class StaticSchedule:
             outputs, trace.slot)
         # Outputs in arrays that the steps write in place would change
         # under the caller at the next call: those are copied.
-        produced = trace.produced
-        self._copied = tuple(
-            s in produced and s not in self._fresh(trace)
-            for s in self.output_slots)
+        made = {s for step in trace.steps if isinstance(step, _NodeStep)
+                for s in step.out_slots}
+        self._copied = tuple(s in trace.produced and s not in made
+                             for s in self.output_slots)
+        # The arrays a run sets (rather than writes into) are let go after
+        # it: what its backward needs, it keeps itself.
+        made.update(s for step in trace.steps
+                    if isinstance(step, _CodeStep) for s in step.out_slots)
+        self._transient = tuple(sorted(made.union(self.input_slots)))
+        self._node_steps = [step for step in self.steps
+                            if isinstance(step, _NodeStep)]
         self.generation = 0
         self.in_use = False
         self.user = None  # the node whose backward needs this schedule
@@ -449,12 +451,14 @@ class StaticSchedule:
         self.backward_ops = self._backward_ops(trace, inputs)
         self.keeps_arrays = trace.opted_in
         self._retained = self._slot_nodes()
+        self._release()
 
-    @staticmethod
-    def _fresh(trace):
-        """Slots whose array each step makes anew (node outputs)."""
-        return {s for step in trace.steps if isinstance(step, _NodeStep)
-                for s in step.out_slots}
+    def _release(self):
+        table = self.table
+        for s in self._transient:
+            table[s] = None
+        for step in self._node_steps:
+            step.node = None  # and what its forward kept on it
 
     @staticmethod
     def _leaf_type(param):
@@ -539,10 +543,12 @@ class StaticSchedule:
         outputs = tuple([table[s].copy() if copied else table[s]
                          for s, copied in zip(self.output_slots,
                                               self._copied)])
-        if not (backprop and self.backward_ops):
-            return outputs, None
-        return outputs, (tuple([op.node for op in self.backward_ops]),
-                         tuple([table[s] for _, s in self._retained]))
+        state = None
+        if backprop and self.backward_ops:
+            state = (tuple([op.node for op in self.backward_ops]),
+                     tuple([table[s] for _, s in self._retained]))
+        self._release()
+        return outputs, state
 
     def run_backward(self, state, grad_outputs):
         """Gradients of the input slots from those of the output slots:
@@ -755,26 +761,18 @@ def _mark_end(schedule, outputs):
     """Pass the Variables of ``outputs`` through a :class:`_ForwardEnd`."""
     variables = []
 
-    def walk(obj, leaf):
-        if isinstance(obj, (Variable, _Slot)):
-            return leaf(obj)
-        if isinstance(obj, (list, tuple)):
-            return type(obj)([walk(x, leaf) for x in obj])
-        if isinstance(obj, dict):
-            return {k: walk(v, leaf) for k, v in obj.items()}
-        return obj
-
     def collect(var):
         variables.append(var)
         return _Slot(len(variables) - 1)
 
-    template = walk(outputs, collect)
+    template = _map(outputs, collect, Variable, arrays=False)
     if not variables:
         return outputs
     node = _ForwardEnd(schedule)
     marked = node.apply(tuple(variables))
     schedule.user = weakref.ref(node)
-    return walk(template, lambda slot: marked[slot.index])
+    return _map(template, lambda slot: marked[slot.index], _Slot,
+                arrays=False)
 
 
 def _check_same_steps(name, reference, schedule):
