@@ -5,6 +5,8 @@ import weakref
 import numpy
 import pytest
 
+from kusari.array import _cupy
+from kusari.autograd import testing
 from kusari.array.configuration import using_config
 from kusari.autograd import Function
 from kusari.autograd import FunctionNode
@@ -80,16 +82,17 @@ class StaticConvNet(ConvNet):
         return self.forward(x)
 
 
-def _train_side_by_side(static, dynamic, x_shape, steps=4):
+def _train_side_by_side(static, dynamic, x_shape, steps=4, xp=numpy):
     """SGD steps on both models with the same data; dropout draws the same
     masks because the random state is reset before each model's call."""
     rng = numpy.random.RandomState(1)
     for step in range(steps):
-        x = rng.uniform(-1, 1, x_shape).astype(numpy.float32)
-        t = rng.randint(0, 3, x_shape[0]).astype(numpy.int32)
+        x = xp.asarray(rng.uniform(-1, 1, x_shape).astype(numpy.float32))
+        t = xp.asarray(rng.randint(0, 3, x_shape[0]).astype(numpy.int32))
         results = []
         for model in (static, dynamic):
             numpy.random.seed(step)
+            xp.random.seed(step)
             xv = Variable(x)
             y = model(xv) if model is static else model.forward(xv)
             loss = F.softmax_cross_entropy(y, t)
@@ -100,12 +103,36 @@ def _train_side_by_side(static, dynamic, x_shape, steps=4):
             for p in model.params():
                 p.array -= 0.1 * p.grad
         (y_s, gx_s, g_s), (y_d, gx_d, g_d) = results
-        numpy.testing.assert_allclose(y_s, y_d, rtol=1e-5, atol=1e-6)
-        numpy.testing.assert_allclose(gx_s, gx_d, rtol=1e-5, atol=1e-6)
+        assert_close(y_s, y_d)
+        assert_close(gx_s, gx_d)
         for a, b in zip(g_s, g_d):
-            numpy.testing.assert_allclose(a, b, rtol=1e-5, atol=1e-6)
+            assert_close(a, b)
     for a, b in zip(static.params(), dynamic.params()):
-        numpy.testing.assert_allclose(a.array, b.array, rtol=1e-5, atol=1e-6)
+        assert_close(a.array, b.array)
+
+
+def assert_close(a, b):
+    testing.assert_allclose(a, b, rtol=1e-5, atol=1e-6)
+
+
+def _to_gpu(*models):
+    cupy = _cupy.require_cupy()
+    for model in models:
+        for p in model.params():
+            p.array = cupy.asarray(p.array)
+        for name in ('avg_mean', 'avg_var'):
+            if hasattr(model, name):
+                setattr(model, name, cupy.asarray(getattr(model, name)))
+    return cupy
+
+
+@pytest.mark.gpu
+def test_convnet_on_the_gpu_matches_define_by_run():
+    static, dynamic = StaticConvNet(), ConvNet()
+    cupy = _to_gpu(static, dynamic)
+    _train_side_by_side(static, dynamic, (2, 2, 4, 4), xp=cupy)
+    assert static.static_schedule.generation == 3
+    assert_close(static.avg_mean, dynamic.avg_mean)
 
 
 def test_mlp_matches_define_by_run_over_sgd_steps():
