@@ -326,9 +326,12 @@ def static_code(func):
     only; a call of a function decorated with ``static_code`` is recorded
     as a step of the schedule and replayed on every later call, with the
     arrays of that call in place of the recorded ones (arrays in its
-    arguments, in lists, tuples and dicts at any depth). Arrays it returns
-    are outputs of the step; it may also write results into arrays passed
-    to it. Outside a recording it is a plain call.
+    arguments, in lists, tuples and dicts at any depth; other arguments,
+    Variables included, are passed as they were). Arrays it returns are
+    outputs of the step; it may also write results into arrays passed to
+    it. A FunctionNode applied by the chain may be passed too: each replay
+    passes the node it applied in its place (to read what its forward
+    computed). Outside a recording it is a plain call.
     """
     @functools.wraps(func)
     def wrapped(*args, **kwargs):
