@@ -453,3 +453,31 @@ def test_verbosity_level_reports_new_schedules(capsys):
     printed = capsys.readouterr().out
     assert 'Verbose.__call__: recorded schedule 0' in printed
     assert 'LinearFunction' in printed
+
+
+class FixedStatistics(ConvNet):
+    """Test-mode normalization by the model's own statistics arrays."""
+
+    @static_graph
+    def __call__(self, x):
+        return F.fixed_batch_normalization(x, self.gamma, self.beta,
+                                           self.avg_mean, self.avg_var)
+
+
+def test_array_attributes_are_read_again_on_every_replay():
+    model = FixedStatistics()
+    x = numpy.random.RandomState(0).uniform(size=(2, 4)).astype(numpy.float32)
+
+    def expected():
+        return F.fixed_batch_normalization(
+            x, model.gamma, model.beta, model.avg_mean, model.avg_var).array
+
+    with using_config('enable_backprop', False):
+        model(x)
+        # Set anew (as moving the model to a device and back does).
+        model.avg_mean = numpy.full(4, 0.5, numpy.float32)
+        assert_close(model(x).array, expected())
+        model.avg_var = numpy.full(4, 2.0, numpy.float32)
+        assert_close(model(x).array, expected())
+    schedules, = model.schedule_manager.schedules.values()
+    assert schedules[0].generation == 2  # replayed, not recorded again

@@ -66,6 +66,12 @@ def _fresh_copy(node):
     return node
 
 
+def _type_of(array):
+    if array is None or not _is_array(array):
+        return None
+    return array.shape, array.dtype, type(array)
+
+
 def _as_arrays(outputs):
     """A forward's outputs with NumPy scalars made 0-d arrays again."""
     for y in outputs:
@@ -206,6 +212,7 @@ class _Trace(function_hook.FunctionHook):
         self.arrays = []     # slot -> the array of this call
         self.slot_of = {}    # id(array) -> its latest slot
         self.leaves = {}     # slot -> the Parameter read on every replay
+        self.attributes = {}  # slot -> (link, name) read on every replay
         self.produced = set()
         self.steps = []
         self.ops = []
@@ -217,6 +224,7 @@ class _Trace(function_hook.FunctionHook):
         self._template = None
         self._captured = None
         self._params = {}
+        self._attribute_map = None
 
     def new_slot(self, array):
         slot = len(self.arrays)
@@ -233,7 +241,22 @@ class _Trace(function_hook.FunctionHook):
             param = self._param_of(array)
             if param is not None:
                 self.leaves[slot] = param
+            elif id(array) in self._attributes():
+                self.attributes[slot] = self._attributes()[id(array)]
         return slot
+
+    def _attributes(self):
+        """``id(array) -> (link, name)`` for the arrays held in attributes
+        of the chain's links (running statistics, say): read again on every
+        replay, so that one set anew (moved to another device, say) is
+        used."""
+        if self._attribute_map is None:
+            links = getattr(self.chain, 'links', None)
+            owners = links() if links is not None else (self.chain,)
+            self._attribute_map = {
+                id(value): (owner, name) for owner in owners
+                for name, value in vars(owner).items() if _is_array(value)}
+        return self._attribute_map
 
     def _param_of(self, array):
         if id(array) not in self._params and hasattr(self.chain, 'params'):
@@ -429,7 +452,9 @@ class StaticSchedule:
         self.steps = trace.steps
         self.table = trace.arrays
         self.leaves = list(trace.leaves.items())
-        self._leaf_types = [self._leaf_type(p) for _, p in self.leaves]
+        self.attributes = [(s, owner, name) for s, (owner, name)
+                           in trace.attributes.items()]
+        self._types = self._current_types()
         self.input_slots = tuple(input_slots) + tuple(
             s for s, _ in self.leaves)
         self.template, self.output_slots = _output_template(
@@ -463,18 +488,20 @@ class StaticSchedule:
         for step in self._node_steps:
             step.node = None  # and what its forward kept on it
 
-    @staticmethod
-    def _leaf_type(param):
-        array = param.array
-        return (None if array is None else (array.shape, array.dtype,
-                                            type(array)),
-                param.requires_grad)
+    def _current_types(self):
+        """Shape, dtype and array type of each parameter and attribute the
+        schedule reads (and whether the parameter needs a gradient)."""
+        types = []
+        for _, param in self.leaves:
+            types.append((_type_of(param.array), param.requires_grad))
+        for _, owner, name in self.attributes:
+            types.append(_type_of(getattr(owner, name, None)))
+        return types
 
-    def leaves_match(self):
-        """Whether the parameters still have the shapes, dtypes and devices
-        the schedule was recorded with."""
-        return all(self._leaf_type(p) == t
-                   for (_, p), t in zip(self.leaves, self._leaf_types))
+    def matches(self):
+        """Whether the parameters and attributes the schedule reads still
+        have the shapes, dtypes and devices it was recorded with."""
+        return self._current_types() == self._types
 
     def _check_leaves_reached(self, trace):
         """A Variable that needs a gradient must reach the chain as an
@@ -540,6 +567,8 @@ class StaticSchedule:
         table = self.table
         for s, x in zip(self.input_slots, inputs):
             table[s] = x
+        for s, owner, name in self.attributes:
+            table[s] = getattr(owner, name)
         for step in self.steps:
             step(table)
         self.generation += 1
@@ -700,7 +729,7 @@ class ScheduleManager:
                     schedule.user is not None and schedule.user() is None):
                 chosen = i
                 break
-        if chosen is not None and cached[chosen].leaves_match() and \
+        if chosen is not None and cached[chosen].matches() and \
                 not config.debug:
             schedule = cached[chosen]
             outputs = self._replay(schedule, inputs, backprop)
