@@ -481,3 +481,33 @@ def test_array_attributes_are_read_again_on_every_replay():
         assert_close(model(x).array, expected())
     schedules, = model.schedule_manager.schedules.values()
     assert schedules[0].generation == 2  # replayed, not recorded again
+
+
+class ComputesInPython(MLP):
+    """Not static: an input of a function is computed from data in Python,
+    outside any function, so a replay would reuse the recorded one."""
+
+    @static_graph
+    def __call__(self, x):
+        mask = (x.array > 0.5).astype(numpy.float32)
+        return F.linear(x * mask, self.W1, self.b1)
+
+
+def test_a_constant_computed_from_data_is_an_error_when_recorded_again():
+    model = ComputesInPython()
+    rng = numpy.random.RandomState(0)
+    xs = [Variable(rng.uniform(size=(2, 5)).astype(numpy.float32))
+          for _ in range(2)]
+    with using_config('enable_backprop', False), \
+            using_config('debug', True):
+        model(xs[0])
+        with pytest.raises(DynamicGraphError, match='outside functions'):
+            model(xs[1])
+
+
+def test_constants_that_stay_the_same_are_no_error():
+    model = ComputesInPython()
+    x = Variable(numpy.full((2, 5), 0.7, numpy.float32))
+    y = model(x)
+    model(x)  # recorded again (y holds the first schedule), same constant
+    assert y is not None

@@ -472,6 +472,7 @@ class StaticSchedule:
         self._transient = tuple(sorted(made.union(self.input_slots)))
         self._node_steps = [step for step in self.steps
                             if isinstance(step, _NodeStep)]
+        self._constants = self._constant_inputs(trace)
         self.generation = 0
         self.in_use = False
         self.user = None  # the node whose backward needs this schedule
@@ -487,6 +488,19 @@ class StaticSchedule:
             table[s] = None
         for step in self._node_steps:
             step.node = None  # and what its forward kept on it
+
+    def _constant_inputs(self, trace):
+        """``(step, input index, slot)`` of each node input that is a
+        constant of the schedule (no argument, parameter, attribute or
+        step output; nor an array static code may write)."""
+        varying = set(self._transient) | trace.produced | set(trace.leaves) \
+            | set(trace.attributes)
+        for step in self.steps:
+            if isinstance(step, _CodeStep):
+                _map((step.args, step.kwargs),
+                     lambda ref: varying.add(ref.index), _Slot, arrays=False)
+        return [(step, i, s) for step in self._node_steps
+                for i, s in enumerate(step.in_slots) if s not in varying]
 
     def _current_types(self):
         """Shape, dtype and array type of each parameter and attribute the
@@ -738,6 +752,7 @@ class ScheduleManager:
                                              backprop)
             if cached:
                 _check_same_steps(self.name, cached[0], schedule)
+                _check_same_constants(self.name, cached[0], schedule)
             if chosen is None:
                 cached.append(schedule)
             else:
@@ -828,6 +843,25 @@ def _check_same_steps(name, reference, schedule):
         f'signature as an earlier one applied {describe(new)} at step {i} '
         f'where the earlier one applied {describe(kinds)}; remove '
         f'@static_graph from a chain whose functions change between calls')
+
+
+def _check_same_constants(name, reference, schedule):
+    """Raise :class:`DynamicGraphError` where two recordings of one
+    signature gave a function different constant inputs: arrays computed
+    by the chain's Python code from data, which a replay would not
+    compute again."""
+    for (step, i, s), (_, _, new) in zip(reference._constants,
+                                         schedule._constants):
+        a, b = reference.table[s], schedule.table[new]
+        if s != new or a.shape != b.shape or a.dtype != b.dtype or \
+                not bool(backend.get_array_module(a).array_equal(
+                    a, b, equal_nan=True)):
+            raise DynamicGraphError(
+                f'static_graph: {name} is not static: input {i} of '
+                f'{step.template.label} (step {reference.steps.index(step)}) '
+                f'is an array the chain computes outside functions, and it '
+                f'changed between two calls; a replay would reuse the first '
+                f'one: compute it with functions, or in static_code')
 
 
 def static_graph(*args, verbosity_level=0):
