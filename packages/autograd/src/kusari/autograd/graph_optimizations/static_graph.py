@@ -13,9 +13,20 @@ of the recorded order, on the arrays of that call.
 
 Only function applications and ``static_code`` calls are replayed. Other
 Python code of the chain (side-effect code) runs on recording calls only,
-and the arrays it makes are constants of the schedule; so are arrays that
-reach a function neither as an argument of the chain, nor as a parameter
-of it, nor as the output of a recorded step.
+and the arrays it makes are constants of the schedule: an array that
+reaches a function as none of an argument of the chain, a parameter or an
+array attribute of its links (read again on every replay), or the output
+of a recorded step. A chain found dynamic when it is recorded again
+(another call of a forward pass, or every call in debug mode) raises
+:class:`DynamicGraphError`.
+
+Each replay applies fresh copies of the recorded nodes and keeps what its
+backward needs, so the backward of a call is unaffected by later calls.
+The backward is each node's own ``backward``, without the graph traversal;
+a node's backward may compute values in Python from what its forward
+kept, which a recorded array-level backward would reuse stale. Function
+hooks see the single replay node, not the recorded ones, and a replay
+does not support double backpropagation (a recording call does).
 """
 import copy
 import functools
@@ -39,8 +50,9 @@ _state = threading.local()  # trace: the recording in progress, if any
 
 
 class DynamicGraphError(RuntimeError):
-    """A chain marked with :func:`static_graph` applied different functions
-    on two calls with the same signature: its graph is dynamic."""
+    """A chain marked with :func:`static_graph` applied different functions,
+    or gave them different constant inputs, on two calls with the same
+    signature: its graph is dynamic."""
 
 
 def _gone():
@@ -719,7 +731,6 @@ class ScheduleManager:
     """
 
     def __init__(self, chain, func, verbosity_level):
-        self._chain = weakref.ref(chain)
         self.func = func
         self.name = f'{type(chain).__name__}.{func.__name__}'
         self.verbosity_level = verbosity_level
@@ -750,7 +761,8 @@ class ScheduleManager:
         else:
             outputs, schedule = self._record(chain, args, kwargs, inputs,
                                              backprop)
-            if cached:
+            if cached and cached[0].matches():
+                # (Parameters of another dtype may well need other steps.)
                 _check_same_steps(self.name, cached[0], schedule)
                 _check_same_constants(self.name, cached[0], schedule)
             if chosen is None:
@@ -759,8 +771,9 @@ class ScheduleManager:
                 cached[chosen] = schedule
             if self.verbosity_level >= 1:
                 print(f'static_graph: {self.name}: recorded schedule '
-                      f'{cached.index(schedule)} of {len(self.schedules)} '
-                      f'signature(s), {len(schedule.steps)} steps')
+                      f'{cached.index(schedule)} of its signature '
+                      f'({len(self.schedules)} signatures so far), '
+                      f'{len(schedule.steps)} steps')
             if self.verbosity_level >= 2:
                 print(schedule)
         chain.static_schedule = schedule
