@@ -28,6 +28,7 @@ kept, which a recorded array-level backward would reuse stale. Function
 hooks see the single replay node, not the recorded ones, and a replay
 does not support double backpropagation (a recording call does).
 """
+import contextlib
 import copy
 import functools
 import threading
@@ -40,6 +41,7 @@ from kusari.array import configuration
 from kusari.autograd import function_hook
 from kusari.autograd.function import FunctionAdapter
 from kusari.autograd.function_node import FunctionNode
+from kusari.autograd.function_node import _config_local
 from kusari.autograd.utils.array import force_array
 from kusari.autograd.variable import Variable
 from kusari.autograd.variable import VariableNode
@@ -137,13 +139,14 @@ class _Op:
     outputs: the unit of the backward schedule."""
 
     __slots__ = ('node', 'in_slots', 'out_slots', 'targets', 'in_nodes',
-                 'out_refs')
+                 'out_refs', 'config')
 
     def __init__(self, node, in_slots, out_slots):
         self.node = node
         self.in_slots = in_slots
         self.out_slots = out_slots
         self.targets = ()
+        self.config = None  # (key, value) pairs the chain's code had set
 
 
 class _NodeStep(_Op):
@@ -184,13 +187,14 @@ class _CodeStep:
     """Runs a recorded :func:`static_code` call on the arrays of its
     slots; the arrays it returns fill ``out_slots``."""
 
-    __slots__ = ('function', 'args', 'kwargs', 'out_slots')
+    __slots__ = ('function', 'args', 'kwargs', 'out_slots', 'config')
 
-    def __init__(self, function, args, kwargs, out_slots):
+    def __init__(self, function, args, kwargs, out_slots, config):
         self.function = function
         self.args = args
         self.kwargs = kwargs
         self.out_slots = out_slots
+        self.config = config
 
     @property
     def kind(self):
@@ -237,6 +241,17 @@ class _Trace(function_hook.FunctionHook):
         self._captured = None
         self._params = {}
         self._attribute_map = None
+        self._config = None
+        self._entry_config = dict(_config_local.__dict__)
+
+    def config_set(self):
+        """The configuration the chain's code set around the current step
+        (``(key, value)`` pairs; None for none): a replay sets it too."""
+        entry = self._entry_config
+        changed = tuple([(key, value) for key, value
+                         in _config_local.__dict__.items()
+                         if entry.get(key, _gone) is not value])
+        return changed or None
 
     def new_slot(self, array):
         slot = len(self.arrays)
@@ -284,6 +299,7 @@ class _Trace(function_hook.FunctionHook):
         if self.depth > 1:
             return  # applied inside another node's forward: part of it
         self._pending = tuple([self.slot(x) for x in in_data])
+        self._config = self.config_set()
         if getattr(function, '_supports_static_optimizations', False):
             self.code_steps = []
         else:
@@ -308,6 +324,7 @@ class _Trace(function_hook.FunctionHook):
         if self.code_steps is None:
             op = _NodeStep(self._template, function, self._pending,
                            tuple([self.new_slot(y) for y in outputs]))
+            op.config = self._config
             self.steps.append(op)
             self.step_of_node[id(function)] = op
         else:
@@ -347,7 +364,8 @@ class _Trace(function_hook.FunctionHook):
         else:
             out_slots = ()
         self.produced.update(out_slots)
-        step = _CodeStep(function, args_template, kwargs_template, out_slots)
+        step = _CodeStep(function, args_template, kwargs_template, out_slots,
+                         self.config_set())
         (self.steps if self.code_steps is None else
          self.code_steps).append(step)
         return result
@@ -459,7 +477,7 @@ class StaticSchedule:
         generation: how many times the schedule ran (0: only recorded).
     """
 
-    def __init__(self, manager, trace, inputs, input_slots, outputs):
+    def __init__(self, manager, trace, input_slots, outputs):
         self.manager = manager
         self.steps = trace.steps
         self.table = trace.arrays
@@ -486,10 +504,11 @@ class StaticSchedule:
                             if isinstance(step, _NodeStep)]
         self._constants = self._constant_inputs(trace)
         self.generation = 0
+        self.verified = False
         self.in_use = False
         self.user = None  # the node whose backward needs this schedule
         self._check_leaves_reached(trace)
-        self.backward_ops = self._backward_ops(trace, inputs)
+        self.backward_ops = self._backward_ops(trace)
         self.keeps_arrays = trace.opted_in
         self._retained = self._slot_nodes()
         self._release()
@@ -546,15 +565,19 @@ class StaticSchedule:
                         f'nor one of its parameters; pass it as an '
                         f'argument')
 
-    def _backward_ops(self, trace, inputs):
-        needs = {s for s, x in zip(self.input_slots, inputs)
-                 if isinstance(x, Variable) and x.requires_grad}
-        needs.update(s for s, p in self.leaves if p.requires_grad)
+    def _backward_ops(self, trace):
+        """The ops whose backward a replay runs, each with the inputs that
+        needed a gradient in the recording's graph (an argument's array
+        passed on raw, detached, needs none)."""
+        needs = set()
         ops = []
         for op in trace.ops:
-            op.targets = tuple([i for i, s in enumerate(op.in_slots)
-                                if s in needs])
+            if op.node.inputs is None:
+                continue  # no input needed a gradient: no graph recorded
+            op.targets = tuple([i for i, vnode in enumerate(op.node.inputs)
+                                if vnode.requires_grad])
             if op.targets:
+                needs.update(op.in_slots[i] for i in op.targets)
                 needs.update(op.out_slots)
                 ops.append(op)
         self._needs_grad = needs
@@ -596,13 +619,20 @@ class StaticSchedule:
         for s, owner, name in self.attributes:
             table[s] = getattr(owner, name)
         for step in self.steps:
-            step(table)
+            if step.config is None:
+                step(table)
+            else:
+                with contextlib.ExitStack() as stack:
+                    for key, value in step.config:
+                        stack.enter_context(
+                            configuration.using_config(key, value))
+                    step(table)
         self.generation += 1
         outputs = tuple([table[s].copy() if copied else table[s]
                          for s, copied in zip(self.output_slots,
                                               self._copied)])
         state = None
-        if backprop and self.backward_ops:
+        if backprop:
             state = (tuple([op.node for op in self.backward_ops]),
                      tuple([table[s] for _, s in self._retained]))
         self._release()
@@ -750,21 +780,24 @@ class ScheduleManager:
         cached = self.schedules.setdefault(key, [])
         chosen = None
         for i, schedule in enumerate(cached):
-            if not schedule.in_use or (
-                    schedule.user is not None and schedule.user() is None):
+            if not schedule.in_use or schedule.user() is None:
                 chosen = i
                 break
-        if chosen is not None and cached[chosen].matches() and \
-                not config.debug:
+        if chosen is not None and cached[chosen].verified and \
+                cached[chosen].matches() and not config.debug:
             schedule = cached[chosen]
             outputs = self._replay(schedule, inputs, backprop)
         else:
             outputs, schedule = self._record(chain, args, kwargs, inputs,
                                              backprop)
-            if cached and cached[0].matches():
-                # (Parameters of another dtype may well need other steps.)
-                _check_same_steps(self.name, cached[0], schedule)
-                _check_same_constants(self.name, cached[0], schedule)
+            # A schedule is trusted once a second recording of its
+            # signature agrees with it (parameters of another dtype may
+            # well need other steps: no comparison then).
+            reference = cached[chosen or 0] if cached else None
+            if reference is not None and reference.matches():
+                _check_same_steps(self.name, reference, schedule)
+                _check_same_constants(self.name, reference, schedule)
+                reference.verified = schedule.verified = True
             if chosen is None:
                 cached.append(schedule)
             else:
@@ -805,9 +838,8 @@ class ScheduleManager:
                 outputs = self.func(chain, *args, **kwargs)
         finally:
             _state.trace = None
-        schedule = StaticSchedule(self, trace, inputs, input_slots, outputs)
+        schedule = StaticSchedule(self, trace, input_slots, outputs)
         if backprop:
-            schedule.in_use = True
             outputs = _mark_end(schedule, outputs)
         return outputs, schedule
 
@@ -830,6 +862,7 @@ def _mark_end(schedule, outputs):
         return outputs
     node = _ForwardEnd(schedule)
     marked = node.apply(tuple(variables))
+    schedule.in_use = True
     schedule.user = weakref.ref(node)
     return _map(template, lambda slot: marked[slot.index], _Slot,
                 arrays=False)
@@ -860,21 +893,43 @@ def _check_same_steps(name, reference, schedule):
 
 def _check_same_constants(name, reference, schedule):
     """Raise :class:`DynamicGraphError` where two recordings of one
-    signature gave a function different constant inputs: arrays computed
-    by the chain's Python code from data, which a replay would not
-    compute again."""
+    signature gave a function different constants: input arrays, or
+    arguments of its node, that the chain's Python code computed from
+    data, which a replay would not compute again."""
+    def fail(what, step):
+        raise DynamicGraphError(
+            f'static_graph: {name} is not static: {what} of '
+            f'{step.template.label} (step {reference.steps.index(step)}) is '
+            f'computed outside functions from data, and it changed between '
+            f'two calls; a replay would reuse the first one: compute it '
+            f'with functions, or in static_code')
+
     for (step, i, s), (_, _, new) in zip(reference._constants,
                                          schedule._constants):
-        a, b = reference.table[s], schedule.table[new]
-        if s != new or a.shape != b.shape or a.dtype != b.dtype or \
-                not bool(backend.get_array_module(a).array_equal(
-                    a, b, equal_nan=True)):
-            raise DynamicGraphError(
-                f'static_graph: {name} is not static: input {i} of '
-                f'{step.template.label} (step {reference.steps.index(step)}) '
-                f'is an array the chain computes outside functions, and it '
-                f'changed between two calls; a replay would reuse the first '
-                f'one: compute it with functions, or in static_code')
+        if s != new or not _same_value(reference.table[s],
+                                       schedule.table[new]):
+            fail(f'input {i}', step)
+    for step, new in zip(reference._node_steps, schedule._node_steps):
+        fields = getattr(new.template, '__dict__', {})
+        for field, value in getattr(step.template, '__dict__', {}).items():
+            if not _same_value(value, fields.get(field, _same_value)):
+                fail(f'the argument {field!r}', step)
+
+
+def _same_value(a, b):
+    """Whether ``a`` and ``b`` (arrays, numbers, strings, tuples of them)
+    are equal; other objects count as equal."""
+    if _is_array(a) or _is_array(b):
+        return (_is_array(a) and _is_array(b) and a.shape == b.shape
+                and a.dtype == b.dtype and bool(
+                    backend.get_array_module(a).array_equal(
+                        a, b, equal_nan=True)))
+    if isinstance(a, (list, tuple)):
+        return (type(a) is type(b) and len(a) == len(b)
+                and all(_same_value(x, y) for x, y in zip(a, b)))
+    if isinstance(a, (int, float, complex, str, numpy.generic)):
+        return type(a) is type(b) and (a == b or (a != a and b != b))
+    return True
 
 
 def static_graph(*args, verbosity_level=0):
