@@ -1,5 +1,7 @@
 """Static subgraph optimization: a replayed schedule computes what
 define-by-run computes, forward and backward, and refuses what it cannot."""
+import copy
+import pickle
 import weakref
 
 import numpy
@@ -536,3 +538,17 @@ def test_configuration_the_chain_sets_is_set_on_replays_too():
     for _ in range(3):
         assert_close(model(x).array, expected)
     assert model.static_schedule.generation == 1
+
+
+def test_a_copy_records_its_own_schedules():
+    model = StaticMLP()
+    x = numpy.ones((2, 5), numpy.float32)
+    for _ in range(3):
+        model(x)
+    twin = copy.deepcopy(model)
+    assert twin.schedule_manager is None and twin.static_schedule is None
+    twin.W1.array[...] = 0
+    assert_close(twin(x).array, twin.forward(x).array)
+    assert twin.schedule_manager is not model.schedule_manager
+    restored = pickle.loads(pickle.dumps(model))
+    assert_close(restored(x).array, model(x).array)

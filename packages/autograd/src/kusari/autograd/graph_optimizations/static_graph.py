@@ -57,6 +57,13 @@ class DynamicGraphError(RuntimeError):
     signature: its graph is dynamic."""
 
 
+def _not_copied():
+    """What a copy or a pickle of a chain holds in place of its schedule
+    manager and schedule: those refer to the original's parameters, and the
+    copy records its own."""
+    return None
+
+
 def _gone():
     """A VariableNode's ``_variable`` once its Variable is released: the
     next ``get_variable`` makes one from the node's data."""
@@ -676,6 +683,9 @@ class StaticSchedule:
                     add(op.in_slots[i], gx)
         return grads
 
+    def __reduce__(self):
+        return _not_copied, ()
+
     def __repr__(self):
         lines = [f'StaticSchedule of {self.manager.name}: '
                  f'{len(self.steps)} steps, inputs in slots '
@@ -842,6 +852,9 @@ class ScheduleManager:
         if backprop:
             outputs = _mark_end(schedule, outputs)
         return outputs, schedule
+
+    def __reduce__(self):
+        return _not_copied, ()
 
     def __repr__(self):
         counts = ', '.join(str(len(s)) for s in self.schedules.values())
