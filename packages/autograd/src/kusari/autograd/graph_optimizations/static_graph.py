@@ -947,8 +947,14 @@ def _same_value(a, b):
 
 def static_graph(*args, verbosity_level=0):
     """Decorator to mark a Chain's ``__call__`` (or ``forward``) as a static
-    subgraph: its define-by-run code runs on the first call of each
+    subgraph: its define-by-run code runs on the first calls of each
     signature, and a recorded schedule replaces it afterwards.
+
+    The first call records a schedule; the second records again and checks
+    that both applied the same functions to the same constants (else
+    :class:`DynamicGraphError`); later calls replay it. Within a forward
+    pass (while backprop is enabled) each call of the same signature needs
+    a schedule of its own, recorded on its first use.
 
     Use it bare (``@static_graph``) or with options
     (``@static_graph(verbosity_level=1)``). The chain's arguments may be
