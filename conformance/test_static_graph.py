@@ -22,6 +22,7 @@ from kusari.autograd.graph_optimizations.static_graph import (
 DYNAMIC = {
     'deformable_convolution_2d_sampler': 'in-bounds mask of the offsets',
     'roi_average_align_2d': 'gather indexes and weights of the boxes',
+    'roi_average_pooling_2d': 'bin indexes of the boxes',
     'roi_max_align_2d': 'gather indexes and weights of the boxes',
     'roi_pooling_2d': 'bin indexes of the boxes',
     'softmax_cross_entropy:soft_target': "the targets' entropy (KL)",

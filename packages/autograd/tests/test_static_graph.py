@@ -552,3 +552,17 @@ def test_a_copy_records_its_own_schedules():
     assert twin.schedule_manager is not model.schedule_manager
     restored = pickle.loads(pickle.dumps(model))
     assert_close(restored(x).array, model(x).array)
+
+
+def test_a_replayed_schedule_is_checked_again_now_and_then():
+    model = ComputesInPython()
+    same = Variable(numpy.full((2, 5), 0.7, numpy.float32))
+    with using_config('enable_backprop', False):
+        model(same)
+        model(same)  # the two recordings agree: replays follow
+        changed = Variable(numpy.full((2, 5), 0.2, numpy.float32))
+        with pytest.raises(DynamicGraphError):
+            for _ in range(9):
+                model(changed)  # the 9th records again, and differs
+    schedules, = model.schedule_manager.schedules.values()
+    assert schedules[0].generation == 8

@@ -17,7 +17,8 @@ and the arrays it makes are constants of the schedule: an array that
 reaches a function as none of an argument of the chain, a parameter or an
 array attribute of its links (read again on every replay), or the output
 of a recorded step. A chain found dynamic when it is recorded again
-(another call of a forward pass, or every call in debug mode) raises
+(the second call of a signature, another call of a forward pass, a check
+after 8, 16, 32... replays, every call in debug mode) raises
 :class:`DynamicGraphError`.
 
 Each replay applies fresh copies of the recorded nodes and keeps what its
@@ -511,7 +512,8 @@ class StaticSchedule:
                             if isinstance(step, _NodeStep)]
         self._constants = self._constant_inputs(trace)
         self.generation = 0
-        self.verified = False
+        self.replays_left = 0  # until the next recording checks this one
+        self.interval = 0
         self.in_use = False
         self.user = None  # the node whose backward needs this schedule
         self._check_leaves_reached(trace)
@@ -793,21 +795,24 @@ class ScheduleManager:
             if not schedule.in_use or schedule.user() is None:
                 chosen = i
                 break
-        if chosen is not None and cached[chosen].verified and \
+        if chosen is not None and cached[chosen].replays_left and \
                 cached[chosen].matches() and not config.debug:
             schedule = cached[chosen]
+            schedule.replays_left -= 1
             outputs = self._replay(schedule, inputs, backprop)
         else:
             outputs, schedule = self._record(chain, args, kwargs, inputs,
                                              backprop)
-            # A schedule is trusted once a second recording of its
-            # signature agrees with it (parameters of another dtype may
-            # well need other steps: no comparison then).
+            # A schedule is replayed once a second recording of its
+            # signature agrees with it, and recorded again to check after
+            # 8, 16, 32... replays (parameters of another dtype may well
+            # need other steps: no comparison then).
             reference = cached[chosen or 0] if cached else None
             if reference is not None and reference.matches():
                 _check_same_steps(self.name, reference, schedule)
                 _check_same_constants(self.name, reference, schedule)
-                reference.verified = schedule.verified = True
+                schedule.interval = max(8, 2 * reference.interval)
+                schedule.replays_left = schedule.interval
             if chosen is None:
                 cached.append(schedule)
             else:
@@ -952,7 +957,8 @@ def static_graph(*args, verbosity_level=0):
 
     The first call records a schedule; the second records again and checks
     that both applied the same functions to the same constants (else
-    :class:`DynamicGraphError`); later calls replay it. Within a forward
+    :class:`DynamicGraphError`); later calls replay it, but for one that
+    records again to check after 8, 16, 32... replays. Within a forward
     pass (while backprop is enabled) each call of the same signature needs
     a schedule of its own, recorded on its first use.
 
