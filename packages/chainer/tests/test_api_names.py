@@ -16,8 +16,6 @@ ABSENT = {
     'chainer.links.TheanoFunction': 'Theano is discontinued',
     'chainer.iterators.DaliIterator':
         'NVIDIA DALI pipelines are out of scope for a NumPy/CuPy framework',
-    'chainer.static_graph':
-        'static subgraph optimization was experimental and is not ported',
 }
 
 

@@ -18,8 +18,6 @@ ABSENT = {
         'Caffe export: Caffe is dead; onnx_chainer replaces it',
     'chainer.functions.theano': 'Theano is discontinued',
     'chainer.links.theano': 'Theano is discontinued',
-    'chainer.graph_optimizations':
-        'static subgraph optimization was experimental and is not ported',
     'chainer.iterators.dali_iterator':
         'NVIDIA DALI pipelines are out of scope for a NumPy/CuPy framework',
     'chainer.functions.pooling.average_pooling_nd_kernel':

@@ -28,6 +28,8 @@ from kusari.autograd import no_backprop_mode  # NOQA: E402
 from kusari.autograd.function import Function  # NOQA: E402
 from kusari.autograd.function import FunctionAdapter  # NOQA: E402
 from kusari.autograd.function_hook import FunctionHook  # NOQA: E402
+from kusari.autograd.graph_optimizations.static_graph import (  # NOQA: E402
+    static_code, static_graph)
 from kusari.distributions import Distribution  # NOQA: E402
 from kusari.distributions import cross_entropy  # NOQA: E402
 from kusari.distributions import kl_divergence  # NOQA: E402
@@ -66,6 +68,7 @@ from chainer import function_hooks  # NOQA: E402,F401
 from chainer import function_node  # NOQA: E402,F401
 from chainer import functions  # NOQA: E402,F401
 from chainer import gradient_check  # NOQA: E402,F401
+from chainer import graph_optimizations  # NOQA: E402,F401
 from chainer import initializer  # NOQA: E402,F401
 from chainer import initializers  # NOQA: E402,F401
 from chainer import iterators  # NOQA: E402,F401

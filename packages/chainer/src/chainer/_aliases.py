@@ -44,6 +44,7 @@ ALIASES = {
     'chainer.functions.rnn.tree_lstm':
         'kusari.autograd.functions.activation.tree_lstm',
     'chainer.gradient_check': 'kusari.autograd.gradient_check',
+    'chainer.graph_optimizations': 'kusari.autograd.graph_optimizations',
     'chainer.initializer': 'kusari.array.initializers',
     'chainer.initializers': 'kusari.array.initializers',
     'chainer.link': 'kusari.links.link',

@@ -13,6 +13,7 @@ from kusari.autograd.functions.math.sum import normalize_axis
 from kusari.autograd.functions.math.sum import sum as sum_
 from kusari.autograd.functions.noise._arguments import reject_removed
 from kusari.autograd.functions.normalization import _standardization
+from kusari.autograd.graph_optimizations.static_graph import static_code
 from kusari.autograd.utils import type_check
 
 
@@ -194,11 +195,18 @@ def batch_normalization(x, gamma, beta, *, eps=2e-5, running_mean=None,
         _warn_single_sample(x.shape, stat_axes)
     node = BatchNormalization(stat_axes, key_axes, eps)
     y, = node.apply((x, gamma, beta))
-    if node.count:
-        update_running(running_mean, node.mean.reshape(gamma.shape), decay)
-        update_running(running_var, node.var.reshape(gamma.shape), decay,
-                       unbiased_factor(node.count))
+    _update_statistics(node, running_mean, running_var, decay, gamma.shape)
     return y
+
+
+@static_code
+def _update_statistics(node, running_mean, running_var, decay, shape):
+    """Fold the batch statistics of ``node`` into the running ones (static
+    code: a static_graph replay updates them too)."""
+    if node.count:
+        update_running(running_mean, node.mean.reshape(shape), decay)
+        update_running(running_var, node.var.reshape(shape), decay,
+                       unbiased_factor(node.count))
 
 
 def fixed_batch_normalization(x, gamma, beta, mean, var, eps=2e-5,

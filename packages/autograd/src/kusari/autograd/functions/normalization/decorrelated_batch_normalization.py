@@ -14,6 +14,7 @@ from kusari.autograd.functions.normalization import batch_normalization \
 from kusari.autograd.functions.normalization import _standardization
 from kusari.autograd.functions.normalization._standardization import \
     compute_dtype
+from kusari.autograd.graph_optimizations.static_graph import static_code
 from kusari.autograd.utils import type_check
 from kusari.autograd.variable import Variable
 
@@ -139,12 +140,19 @@ def decorrelated_batch_normalization(x, *, groups=16, eps=2e-5,
                  running_projection, (groups, channels, channels))
     node = DecorrelatedBatchNormalization(groups, eps)
     y, = node.apply((x,))
+    _update_statistics(node, running_mean, running_projection, decay)
+    return y
+
+
+@static_code
+def _update_statistics(node, running_mean, running_projection, decay):
+    """Fold the batch statistics of ``node`` into the running ones (static
+    code: a static_graph replay updates them too)."""
     if node.count:
         batch_norm.update_running(running_mean, node.mean[:, :, 0], decay)
         batch_norm.update_running(running_projection, node.projection,
                                   decay, batch_norm.unbiased_factor(
                                       node.count))
-    return y
 
 
 def _check_shape(func_name, name, array, shape):
