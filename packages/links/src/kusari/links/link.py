@@ -57,19 +57,6 @@ def _shared_parameter(param):
     return shared
 
 
-def _copy_param_data(dst, src):
-    """Copy ``src``'s array into ``dst``, initializing the one that is not
-    yet (from the other's shape), as ``Parameter.copydata`` does in
-    Chainer."""
-    if src.array is None:
-        if dst.array is None:
-            return
-        src.initialize(dst.shape)
-    elif dst.array is None:
-        dst.initialize(src.shape)
-    backend.copyto(dst.array, src.array)
-
-
 def _note_link_path(error, link):
     """Name, in a note on ``error``, the link it was raised in.
 
@@ -480,7 +467,7 @@ class Link(device_resident.DeviceResident):
                         f'{path} has shape {mine.shape} here and '
                         f'{value.shape} in the given link')
         for _, param, other in pairs:
-            _copy_param_data(param, other)
+            param.copydata(other)
         for _, owner, name, value in persistents:
             mine = owner.__dict__[name]
             if backend.is_array_supported(mine) and \

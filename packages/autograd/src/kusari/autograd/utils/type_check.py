@@ -483,7 +483,7 @@ class TypeInfoTuple(tuple):
         return tuple.__getitem__(self, key)
 
 
-class _LightTypes(tuple):
+class LightTypeInfoTuple(tuple):
     """The light-mode ``in_types``: the arrays themselves, indexed at C
     speed. Its slices are plain tuples; a check that needs more of them
     falls back to the symbolic run, which decides."""
@@ -666,7 +666,7 @@ def check_types(check_type_forward, in_data, function_name,
         _mode.light = True
         # Arrays have shape, dtype, ndim and size: in light mode they serve
         # as their own TypeInfo, which saves building one per input.
-        in_types = _LightTypes(in_data)
+        in_types = LightTypeInfoTuple(in_data)
         if input_names is not None:
             argname(in_types, input_names)
         check_type_forward(in_types)
