@@ -101,7 +101,7 @@ GROUPS = {
 
 
 def _longest_first(aliases):
-    return sorted(aliases.items(), key=lambda item: -len(item[0]))
+    return tuple(sorted(aliases.items(), key=lambda item: -len(item[0])))
 
 
 _LONGEST_FIRST = _longest_first(ALIASES)

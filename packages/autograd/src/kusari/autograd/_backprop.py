@@ -353,11 +353,12 @@ def _call_backward(func, targets, gys, grads, owned):
         for hook in hooks:
             hook.backward_preprocess(func, in_data, gy_data)
     debug = _config_local.__dict__.get('debug', _global_config['debug'])
+    in_nodes = func.inputs
     try:
         if func._accumulates:
-            in_nodes = func.inputs
             grad_inputs = tuple([grads.pop(in_nodes[i], None)
                                  for i in targets])
+            before = grad_inputs
             gxs = func.backward_accumulate(targets, gys, grad_inputs)
             if owned:
                 # A gradient the pass owned stays its own only where it
@@ -366,13 +367,15 @@ def _call_backward(func, targets, gys, grads, owned):
                     if g is not gx or sum(x is g for x in gxs) > 1:
                         owned.pop(id(g), None)
         else:
+            before = [grads.get(in_nodes[i]) for i in targets] if debug \
+                else None
             gxs = func.backward(targets, gys)
             if debug:
                 _check_grad_types(func, gxs)
             if len(gxs) != len(targets):
                 gxs = _targets_only(func, gxs, targets)
         if debug:
-            _check_grads_debug(func, targets, gxs)
+            _check_grads_debug(func, targets, gxs, before)
     except Exception as error:
         _add_stack(func, error)
         raise
@@ -408,16 +411,18 @@ def _check_grad_types(func, gxs):
                 f'incorrect: {type(gx)} != expected {Variable}')
 
 
-def _check_grads_debug(func, targets, gxs):
-    """Debug mode: each gradient has its input's shape and dtype, and no
+def _check_grads_debug(func, targets, gxs, before):
+    """Debug mode: each gradient has its input's shape, the dtype of the
+    gradient it adds to (of the input where it is the first), and no
     NaN."""
     in_nodes = func.inputs
-    for i, gx in zip(targets, gxs):
+    for i, gx, g_before in zip(targets, gxs, before):
         if gx is None:
             continue
         node = in_nodes[i]
+        dtype = node.dtype if g_before is None else g_before.dtype
         for what, got, expected in (('shape', gx.shape, node.shape),
-                                    ('dtype', gx.dtype, node.dtype)):
+                                    ('dtype', gx.dtype, dtype)):
             if got != expected:
                 raise ValueError(
                     f'{func.label}: {what} of gradients returned from '
