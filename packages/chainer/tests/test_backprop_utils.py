@@ -56,3 +56,18 @@ def test_backprop_step_checks_in_debug_mode():
     with pytest.raises(ValueError, match='shape of gradients'):
         _backprop_utils.backprop_step(f, (0, 1), (gy, gy), grad_inputs,
                                       True)
+
+
+def test_experimental_warning_can_be_disabled():
+    import warnings
+    from chainer import utils
+    original = chainer.disable_experimental_feature_warning
+    try:
+        for disabled, count in ((False, 1), (True, 0)):
+            chainer.disable_experimental_feature_warning = disabled
+            with warnings.catch_warnings(record=True) as caught:
+                warnings.simplefilter('always')
+                utils.experimental('f')
+            assert len(caught) == count
+    finally:
+        chainer.disable_experimental_feature_warning = original

@@ -56,8 +56,6 @@ ABSENT = {
     'chainer.testing.distribution_test':
         "Chainer's test-case base for its own distributions; Kusari checks "
         'them in conformance/distributions against scipy.stats',
-    'chainer.utils.precision':
-        "float16 upcast decorator internal to Chainer's functions",
 }
 
 

@@ -3,6 +3,8 @@
 This package holds almost no code: it maps Chainer's names and module paths
 onto the Kusari packages (see ``_aliases``).
 """
+import os
+
 from chainer import _aliases
 
 _aliases.install()
@@ -89,6 +91,11 @@ import chainer.functions.rnn  # NOQA: E402,F401 (Chainer's functions bind it)
 
 __version__ = '7.8.1'
 """The Chainer version whose API this drop-in provides."""
+
+disable_experimental_feature_warning = bool(int(os.environ.get(
+    'CHAINER_DISABLE_EXPERIMENTAL_FEATURE_WARNING', '0')))
+"""Whether :func:`chainer.utils.experimental` stays silent (set it, or the
+environment variable ``CHAINER_DISABLE_EXPERIMENTAL_FEATURE_WARNING=1``)."""
 
 
 def print_runtime_info(out=None):

@@ -79,6 +79,7 @@ ALIASES = {
     'chainer.utils.array': 'kusari.autograd.utils.array',
     'chainer.utils.conv': 'kusari.autograd.utils.conv',
     'chainer.utils.conv_nd': 'kusari.autograd.utils.conv_nd',
+    'chainer.utils.precision': 'kusari.autograd.utils.precision',
     'chainer.utils.sparse': 'kusari.autograd.utils.sparse',
     'chainer.utils.type_check': 'kusari.autograd.utils.type_check',
     'chainer.utils.walker_alias': 'kusari.autograd.utils.walker_alias',

@@ -13,7 +13,10 @@ def force_array(x, dtype=None):
 
 
 def force_type(dtype, value):
-    """A scalar ``value`` as a scalar of ``dtype`` (arrays pass through)."""
+    """``value`` as ``dtype``: a scalar as a scalar of it, an array of
+    another dtype converted (no copy where it already has it)."""
     if numpy.isscalar(value):
         return dtype.type(value)
+    if value.dtype != dtype:
+        return value.astype(dtype, copy=False)
     return value
