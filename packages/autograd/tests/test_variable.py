@@ -449,8 +449,11 @@ def test_variable_node_made_at_once_and_its_old_grad_argument():
 
 def test_empty_variables_print_as_empty_lists():
     assert str(Variable(numpy.zeros((0, 0), 'f'))) == 'variable([])'
-    assert repr(Variable(numpy.zeros((2, 0), 'f'), name='x')) == \
+    assert str(Variable(numpy.zeros((2, 0), 'f'), name='x')) == \
         'variable x([])'
+    assert repr(Variable(numpy.zeros((2, 0), 'f'), name='x')) == \
+        'variable x([], shape=(2, 0))'
+    assert repr(Variable(numpy.zeros((0,), 'f'))) == 'variable([])'
 
 
 def test_uninitialized_parameter_gradient():
@@ -464,6 +467,11 @@ def test_uninitialized_parameter_gradient():
     assert q.grad is None
     q.initialize((3, 2))
     assert q.grad is None
+    s = Parameter()
+    s.grad = None  # (set: readable, and NaN once initialized)
+    assert s.grad is None
+    s.initialize((2,))
+    assert numpy.isnan(s.grad).all()
     r = Parameter(initializers.Constant(0, dtype=numpy.float16))
     with pytest.warns(DeprecationWarning):
         r.zerograd()

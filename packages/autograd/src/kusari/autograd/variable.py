@@ -524,6 +524,10 @@ class Variable:
             array = backend.CpuDevice().send_array(array)
             body = numpy.array2string(
                 array, separator=separator, prefix=prefix + '(')
+            # repr shows the shape of an empty array as NumPy's does.
+            if separator == ', ' and array.size == 0 and \
+                    array.shape != (0,):
+                body += f', shape={array.shape}'
         return f'{prefix}({body})'
 
     def __repr__(self):
@@ -606,11 +610,15 @@ class Parameter(Variable):
     As in Chainer, a parameter made by its initializer starts with a NaN
     gradient (a gradient nobody computed; ``cleargrad`` before the first
     backward), unless :meth:`cleargrad` was called before it was
-    initialized; before that its ``grad`` cannot be read.
+    initialized. Before it is initialized its ``grad`` cannot be read,
+    unless something set it (``cleargrad``, ``grad = None``).
     """
 
+    # _grad_initializer: the value the gradient is filled with when the
+    # parameter is initialized (None: no gradient); _grad_set: whether the
+    # gradient of an uninitialized parameter was set (so it reads as None).
     __slots__ = ('initializer', 'update_rule', '_grad_initializer',
-                 '_device_for_init', '__dict__')
+                 '_grad_set', '_device_for_init', '__dict__')
 
     def __init__(self, initializer=None, shape=None, name=None):
         from kusari.array import initializers
@@ -618,11 +626,13 @@ class Parameter(Variable):
             Variable.__init__(self, initializer, name=name)
             self.initializer = initializers.Constant(initializer)
             self._grad_initializer = None
+            self._grad_set = True
         else:
             Variable.__init__(self, None, name=name)
             self.initializer = initializers.NaN() if initializer is None \
                 else initializers._get_initializer(initializer)
             self._grad_initializer = numpy.nan
+            self._grad_set = False
         self.update_rule = None
         self._device_for_init = backend.CpuDevice()
         if shape is not None and self._array is None:
@@ -640,15 +650,22 @@ class Parameter(Variable):
         gv = self._grad_var
         if gv is not None:
             return gv._array
-        # (Readable once cleargrad or zerograd said what it is to be.)
-        if self._array is None and self._grad_initializer is numpy.nan:
+        if self._array is None and not self._grad_set:
             raise RuntimeError(
                 'Parameter.grad: the gradient of an uninitialized parameter '
                 'is made when it is initialized; initialize it first, or '
                 'call cleargrad()')
         return None
 
-    grad = grad.setter(Variable.grad.fset)
+    @grad.setter
+    def grad(self, grad):
+        Variable.grad.fset(self, grad)
+        self._grad_set = True
+
+    @Variable.grad_var.setter
+    def grad_var(self, grad_var):
+        Variable.grad_var.fset(self, grad_var)
+        self._grad_set = True
 
     @property
     def dtype(self):
@@ -682,6 +699,7 @@ class Parameter(Variable):
     def cleargrad(self):
         Variable.cleargrad(self)
         self._grad_initializer = None
+        self._grad_set = True
 
     def zerograd(self):
         if self._array is None:
@@ -689,6 +707,7 @@ class Parameter(Variable):
                           'Parameter.cleargrad instead', DeprecationWarning,
                           stacklevel=2)
             self._grad_initializer = 0
+            self._grad_set = True
         else:
             Variable.zerograd(self)
 
@@ -706,7 +725,7 @@ class Parameter(Variable):
         param = Parameter.__new__(Parameter)
         for name in ('_array', '_requires_grad', '_name', '_grad_var',
                      'initializer', 'update_rule', '_grad_initializer',
-                     '_device_for_init'):
+                     '_grad_set', '_device_for_init'):
             setattr(param, name, getattr(self, name))
         param._node = None
         param.__dict__.update(self.__dict__)
@@ -718,7 +737,7 @@ class Parameter(Variable):
                                     self.initializer, self.update_rule,
                                     self._requires_grad,
                                     self._device_for_init,
-                                    self._grad_initializer)
+                                    self._grad_initializer, self._grad_set)
 
 
 def _initializer_dtype(initializer):
@@ -733,7 +752,7 @@ def _initializer_dtype(initializer):
 
 def _rebuild_parameter(array, name, grad, initializer, update_rule,
                        requires_grad=True, device=None,
-                       grad_initializer=None):
+                       grad_initializer=None, grad_set=True):
     param = Parameter(array if array is not None else initializer,
                       name=name)
     param.initializer = initializer
@@ -744,6 +763,7 @@ def _rebuild_parameter(array, name, grad, initializer, update_rule,
     if device is not None:
         param._device_for_init = device
     param._grad_initializer = grad_initializer
+    param._grad_set = grad_set
     return param
 
 

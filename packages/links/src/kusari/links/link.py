@@ -52,6 +52,7 @@ def _shared_parameter(param):
     shared = Parameter(param.initializer, name=param.name)
     shared.to_device(param.device)
     shared.array = param.array
+    shared.grad = None
     shared.update_rule = param.update_rule
     shared.requires_grad = param.requires_grad
     return shared

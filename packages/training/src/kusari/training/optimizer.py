@@ -212,7 +212,8 @@ class UpdateRule:
         # The gradient is divided by the loss scale of the backward pass
         # that made it (None where that pass had none), as in Chainer.
         loss_scale = getattr(param, '_loss_scale', None)
-        if self._use_fp32_update and param.dtype == numpy.float16:
+        if self._use_fp32_update and param.array is not None and \
+                param.dtype == numpy.float16:
             self._update_in_fp32(param, loss_scale)
         else:
             self._update(param, loss_scale)
@@ -224,7 +225,7 @@ class UpdateRule:
                 self._init_states(param)
             elif self._state_device != array.device:
                 self._move_state(array)
-        grad = param.grad
+        grad = None if array is None else param.grad
         if loss_scale is not None and grad is not None:
             grad /= loss_scale
         for hook in self._hooks.pre.values():
@@ -270,9 +271,9 @@ class UpdateRule:
         :meth:`update_core_gpu`, with the array's device current, for a
         CuPy one.
         """
-        if param.grad is None:
-            return
         array = param.array
+        if array is None or param.grad is None:
+            return
         if isinstance(array, numpy.ndarray):
             self.update_core_cpu(param)
         else:
