@@ -81,8 +81,15 @@ def test_add_and_mul():
     left, right = Sequential(a), Sequential(F.tanh)
     both = left + right
     assert list(both) == [a, F.tanh] and list(left) == [a]
-    with pytest.raises(TypeError):
+    with pytest.raises(ValueError):  # (Chainer's error)
         left + [F.tanh]
+    left += right
+    assert list(left) == [a, F.tanh]
+    with pytest.raises(ValueError):
+        left += 0
+    with pytest.raises(IndexError):
+        Sequential(a).insert(2, F.tanh)
+    Sequential(a).insert(-1, F.tanh)
     tripled = Sequential(a, F.tanh) * 3
     assert len(tripled) == 6 and tripled[1] is F.tanh
     assert all(layer.W.array is not a.W.array
@@ -118,3 +125,14 @@ def test_printed_summary():
                           '  (0): Linear(out_size=3),\n'
                           '  (1): <function tanh>,\n'
                           ')')
+
+
+def test_lambda_layers_print_their_source_and_refuse_pickling():
+    import pickle
+    model = Sequential(
+        lambda x: x * 2,  # (its source line is what is printed)
+    )
+    assert '(0): lambda x: x * 2,  # (its source line' in str(model)
+    with pytest.raises(ValueError, match='lambda'):
+        pickle.dumps(model)
+    pickle.dumps(Sequential(F.tanh))

@@ -1,4 +1,6 @@
 """Sequential: a model that is a list of layers applied one after another."""
+import inspect
+
 import numpy
 
 from kusari.links.link import ChainList, Link
@@ -10,11 +12,21 @@ def _layer_type_name(layer):
     return getattr(layer, '__name__', type(layer).__name__)
 
 
+def _is_lambda(layer):
+    return getattr(layer, '__name__', None) == '<lambda>'
+
+
 def _layer_text(layer):
-    """How a layer is printed: a link as its tree, a function by name (no
-    address, so that printed models compare equal)."""
+    """How a layer is printed: a link as its tree, a lambda as its source
+    (as Chainer prints it), a function by name (no address, so that printed
+    models compare equal)."""
     if isinstance(layer, Link):
         return str(layer)
+    if _is_lambda(layer):
+        try:
+            return inspect.getsource(layer).strip().rstrip(',')
+        except (OSError, TypeError):  # no source (made by eval)
+            pass
     qualname = getattr(layer, '__qualname__', None)
     if qualname is not None and callable(layer) and \
             not isinstance(layer, type):
@@ -93,7 +105,12 @@ class Sequential(ChainList):
         return reversed(self._layers)
 
     def insert(self, index, layer):
-        """Insert ``layer`` before position ``index``."""
+        """Insert ``layer`` before position ``index``; IndexError unless
+        ``-len(self) <= index <= len(self)`` (as in Chainer)."""
+        n = len(self._layers)
+        if not -n <= index <= n:
+            raise IndexError(f'Sequential.insert: index {index} out of '
+                             f'range for {n} layers')
         layers = list(self._layers)
         layers.insert(index, layer)
         self._set_layers(layers, 'Sequential.insert')
@@ -114,9 +131,14 @@ class Sequential(ChainList):
 
     def __add__(self, other):
         """A new Sequential with the layers of both (shared, not copied)."""
-        if not isinstance(other, Sequential):
-            return NotImplemented
+        _check_sequential('+', other)
         return Sequential(*self._layers, *other._layers)
+
+    def __iadd__(self, other):
+        """Add the layers of the Sequential ``other`` at the end."""
+        _check_sequential('+=', other)
+        self.extend(other._layers)
+        return self
 
     def __mul__(self, n_repeat):
         """A flat Sequential of the layers repeated ``n_repeat`` times, each
@@ -155,6 +177,13 @@ class Sequential(ChainList):
 
     # -- the link machinery --------------------------------------------
 
+    def __reduce_ex__(self, protocol):
+        if any(_is_lambda(layer) for layer in self._layers):
+            raise ValueError(
+                'Sequential: a lambda layer cannot be pickled; use '
+                'functools.partial (or a named function) instead')
+        return super().__reduce_ex__(protocol)
+
     def _share_children(self):
         self._set_layers(
             [layer.copy('share') if isinstance(layer, Link) else layer
@@ -163,3 +192,10 @@ class Sequential(ChainList):
     def _printable_children(self):
         for index, layer in enumerate(self._layers):
             yield str(index), _layer_text(layer)
+
+
+def _check_sequential(operator, other):
+    if not isinstance(other, Sequential):
+        raise ValueError(
+            f'Sequential {operator}: only a Sequential can be added, got '
+            f'{type(other).__name__}')
