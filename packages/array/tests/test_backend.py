@@ -228,3 +228,9 @@ def test_gpu_copyto_casts_and_broadcasts():
     strided = cupy.zeros((4, 6))[:, ::2]
     backend.copyto(strided, numpy.ones((4, 3)))
     assert float(strided.sum()) == 12.0
+
+
+def test_cpu_device_from_array():
+    assert backend.CpuDevice.from_array(numpy.zeros(2)) == backend.CpuDevice()
+    for value in (None, 1, (), numpy.float32(1)):
+        assert backend.CpuDevice.from_array(value) is None

@@ -104,6 +104,14 @@ class CpuDevice(Device):
 
     __hash__ = Device.__hash__
 
+    @staticmethod
+    def from_array(array):
+        """The CpuDevice for a NumPy ``array``, or None for anything else
+        (as :meth:`GpuDevice.from_array` for CuPy arrays)."""
+        if isinstance(array, numpy.ndarray):
+            return _CPU
+        return None
+
     def send_array(self, array):
         if isinstance(array, numpy.ndarray):
             return array
