@@ -86,6 +86,7 @@ from chainer import training  # NOQA: E402,F401
 from chainer import utils  # NOQA: E402,F401
 from chainer import variable  # NOQA: E402,F401
 from chainer import warnings  # NOQA: E402,F401
+from chainer._runtime_info import print_runtime_info  # NOQA: E402,F401
 import chainerx  # NOQA: E402,F401 (chainer.chainerx, as in Chainer)
 import chainer.functions.rnn  # NOQA: E402,F401 (Chainer's functions bind it)
 
@@ -96,24 +97,6 @@ disable_experimental_feature_warning = bool(int(os.environ.get(
     'CHAINER_DISABLE_EXPERIMENTAL_FEATURE_WARNING', '0')))
 """Whether :func:`chainer.utils.experimental` stays silent (set it, or the
 environment variable ``CHAINER_DISABLE_EXPERIMENTAL_FEATURE_WARNING=1``)."""
-
-
-def print_runtime_info(out=None):
-    """Print the versions this drop-in runs on (platform, NumPy, CuPy)."""
-    import platform
-    import sys
-
-    import numpy
-
-    from kusari.array import _cupy
-    cupy = _cupy.cupy_or_none()
-    out = sys.stdout if out is None else out
-    out.write(f'Platform: {platform.platform()}\n'
-              f'Chainer: {__version__} (Kusari drop-in)\n'
-              f'ChainerX: Not Available\n'
-              f'NumPy: {numpy.__version__}\n'
-              f'CuPy: {cupy.__version__ if cupy else "Not Available"}\n'
-              f'iDeep: Not Available\n')
 
 
 def is_debug():

@@ -1,5 +1,6 @@
-"""``chainer._backprop_utils``: Chainer's one-function backprop step, with
-the gradients as lists per input node."""
+"""Modules of the ``chainer`` package itself: ``_backprop_utils`` (Chainer's
+one-function backprop step, with the gradients as lists per input node),
+``utils.experimental`` and ``_runtime_info``."""
 import numpy as np
 import pytest
 
@@ -71,3 +72,12 @@ def test_experimental_warning_can_be_disabled():
             assert len(caught) == count
     finally:
         chainer.disable_experimental_feature_warning = original
+
+
+def test_runtime_info():
+    import io
+    from chainer import _runtime_info
+    out = io.StringIO()
+    chainer.print_runtime_info(out)
+    assert out.getvalue() == str(_runtime_info._get_runtime_info())
+    assert 'Chainer: 7.8.1' in out.getvalue()
