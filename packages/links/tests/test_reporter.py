@@ -167,7 +167,11 @@ def test_summaries_serialize_round_trip():
 
 
 def test_serialize_with_missing_keys_warns():
+    old = DictSummary()
+    old.add({'c': 4.})
     with pytest.warns(UserWarning, match='no names'):
-        NpzDeserializer({}).load(DictSummary())
+        NpzDeserializer({}).load(old)
+    old.add({'a': 1.})
+    assert set(old.compute_mean()) == {'a'}  # started afresh
     with pytest.warns(UserWarning, match='incomplete'):
         NpzDeserializer({}).load(Summary())

@@ -233,8 +233,11 @@ class DictSummary:
         try:
             stored = serializer('_names', names)
         except KeyError:
+            # (Only loading raises it.) An old file saved nothing: the
+            # summaries start afresh, as in Chainer.
+            self._summaries = {}
             warnings.warn('DictSummary.serialize: the stored summary has no '
-                          'names; it is left as it is')
+                          'names (saved by an old version); it starts empty')
             return
         # A serializer that saves returns the very value it was given; one
         # that loads returns the stored string, a new object: then the
