@@ -20,9 +20,10 @@ class WeightHook(link_hook.LinkHook):
         self._originals = []
 
     def added(self, link):
-        if link is None:
-            raise ValueError(f'{type(self).__name__}: the hook works on one '
-                             f'link; register it with link.add_hook')
+        if link is None:  # (a global hook: Chainer's error)
+            raise NotImplementedError(
+                f'{type(self).__name__}: the hook works on one link, not as '
+                f'a global hook; register it with link.add_hook')
         if self.weight_name not in link._params:
             raise ValueError(
                 f'{type(self).__name__}: {type(link).__name__} has no '
