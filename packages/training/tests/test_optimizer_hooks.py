@@ -146,12 +146,6 @@ def test_hooks_skip_missing_gradients():
         assert param.grad is None
 
 
-def test_hooks_are_importable_from_optimizer_module():
-    for name in ('WeightDecay', 'Lasso', 'GradientClipping',
-                 'GradientHardClipping', 'GradientNoise'):
-        assert getattr(optimizer, name) is getattr(optimizer_hooks, name)
-
-
 @pytest.mark.parametrize('hook_class, args', [
     (optimizer_hooks.WeightDecay, (0.1,)),
     (optimizer_hooks.Lasso, (0.1,)),
@@ -163,3 +157,14 @@ def test_documented_attributes(hook_class, args):
     assert hook.timing == 'pre'
     assert hook.call_for_each_param is True
     assert hook.name == hook_class.__name__
+
+
+@pytest.mark.parametrize('name', ['GradientClipping', 'GradientHardClipping',
+                                  'GradientNoise', 'Lasso', 'WeightDecay'])
+def test_old_names_in_the_optimizer_module_are_deprecated(name):
+    from kusari.training import optimizer, optimizer_hooks
+    args = (1., 2.) if name == 'GradientHardClipping' else (1.,)
+    with pytest.warns(DeprecationWarning, match=f'optimizer.{name}'):
+        hook = getattr(optimizer, name)(*args)
+    assert isinstance(hook, getattr(optimizer_hooks, name))
+    assert hook.name == name

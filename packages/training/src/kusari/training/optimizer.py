@@ -18,11 +18,7 @@ from kusari.autograd.variable import Variable
 from kusari.links.link import Link
 from kusari.serializers.serializer import Deserializer
 # Chainer 7 kept these hooks importable from chainer.optimizer.
-from kusari.training.optimizer_hooks import GradientClipping  # NOQA: F401
-from kusari.training.optimizer_hooks import GradientHardClipping  # NOQA: F401
-from kusari.training.optimizer_hooks import GradientNoise  # NOQA: F401
-from kusari.training.optimizer_hooks import Lasso  # NOQA: F401
-from kusari.training.optimizer_hooks import WeightDecay  # NOQA: F401
+from kusari.training import optimizer_hooks
 
 _TIMINGS = ('pre', 'post', 'auto')
 
@@ -659,3 +655,27 @@ class GradientMethod(Optimizer):
         self.reallocate_cleared_grads()
         self.call_hooks('post')
         self.update_loss_scale()
+
+
+def _deprecated_hook(hook_class):
+    """``hook_class`` under its old name in this module (Chainer's
+    ``chainer.optimizer.WeightDecay``): the same hook, warning when made
+    that the name is deprecated."""
+    name = hook_class.__name__
+
+    def __init__(self, *args, **kwargs):
+        warnings.warn(f'optimizer.{name} is deprecated; use '
+                      f'optimizer_hooks.{name} instead', DeprecationWarning,
+                      stacklevel=2)
+        hook_class.__init__(self, *args, **kwargs)
+
+    return type(name, (hook_class,), {
+        '__init__': __init__, '__module__': __name__,
+        '__doc__': f'Deprecated: :class:`optimizer_hooks.{name}`.'})
+
+
+GradientClipping = _deprecated_hook(optimizer_hooks.GradientClipping)
+GradientHardClipping = _deprecated_hook(optimizer_hooks.GradientHardClipping)
+GradientNoise = _deprecated_hook(optimizer_hooks.GradientNoise)
+Lasso = _deprecated_hook(optimizer_hooks.Lasso)
+WeightDecay = _deprecated_hook(optimizer_hooks.WeightDecay)
