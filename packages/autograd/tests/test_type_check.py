@@ -455,10 +455,10 @@ def test_chainer_forms_of_expressions():
     # Operator priorities numbered as Chainer's: hand-built nodes render
     # alike.
     x, y = type_check.Variable(1, 'x'), type_check.Variable(2, 'y')
-    add = (lambda a, b: a + b)
+    add = operator.add
     assert str(type_check.BinaryOperator(7, x, y, '+', add)) == 'x + y'
     assert str(type_check.BinaryOperator(8, x, y, '+', add)) == 'x + (y)'
-    assert str(type_check.BinaryOperator(8, x, y, "+", add,
+    assert str(type_check.BinaryOperator(8, x, y, '+', add,
                                          True)) == '(x) + y'
     assert str(type_check.UnaryOperator(9, x, '-', abs)) == '-(x)'
     assert str(x + y * 2) == 'x + y * 2' and str((x + y) * 2) == \

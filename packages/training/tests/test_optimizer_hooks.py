@@ -162,7 +162,6 @@ def test_documented_attributes(hook_class, args):
 @pytest.mark.parametrize('name', ['GradientClipping', 'GradientHardClipping',
                                   'GradientNoise', 'Lasso', 'WeightDecay'])
 def test_old_names_in_the_optimizer_module_are_deprecated(name):
-    from kusari.training import optimizer, optimizer_hooks
     args = (1., 2.) if name == 'GradientHardClipping' else (1.,)
     with pytest.warns(DeprecationWarning, match=f'optimizer.{name}'):
         hook = getattr(optimizer, name)(*args)
