@@ -234,3 +234,11 @@ def test_cpu_device_from_array():
     assert backend.CpuDevice.from_array(numpy.zeros(2)) == backend.CpuDevice()
     for value in (None, 1, (), numpy.float32(1)):
         assert backend.CpuDevice.from_array(value) is None
+
+
+def test_to_cpu_is_deprecated_for_to_device():
+    from kusari.array.device_resident import DeviceResident
+    resident = DeviceResident()
+    with pytest.warns(DeprecationWarning, match=r"to_device\('@numpy'\)"):
+        assert resident.to_cpu() is resident
+    assert resident.device == backend.CpuDevice()

@@ -4,7 +4,16 @@ A :class:`DeviceResident` (a Link, an Optimizer, ...) moves all it holds with
 ``to_device``; the traversal is a visitor, so each subclass says only what it
 holds (``device_resident_accept``) and the visitor says what to do with it.
 """
+import warnings
+
 from kusari.array import backend
+
+
+def _warn_deprecated(resident, method, device):
+    warnings.warn(
+        f'{type(resident).__name__}.{method} is deprecated (as in Chainer '
+        f'7); use to_device({device}) instead', DeprecationWarning,
+        stacklevel=3)
 
 
 class DeviceResident:
@@ -35,12 +44,20 @@ class DeviceResident:
         return self
 
     def to_cpu(self):
-        """Move to the host (NumPy); returns self."""
+        """Move to the host (NumPy); returns self.
+
+        Deprecated as in Chainer 7: ``to_device('@numpy')`` replaces it.
+        """
+        _warn_deprecated(self, 'to_cpu', "'@numpy'")
         return self.to_device(backend.CpuDevice())
 
     def to_gpu(self, device=None):
-        """Move to GPU ``device`` (default: the current CUDA device)."""
+        """Move to GPU ``device`` (default: the current CUDA device).
+
+        Deprecated as in Chainer 7: ``to_device('@cupy:N')`` replaces it.
+        """
         from kusari.array import cuda
+        _warn_deprecated(self, 'to_gpu', "'@cupy:N'")
         return self.to_device(
             backend.GpuDevice(cuda._get_device_or_current(device)))
 

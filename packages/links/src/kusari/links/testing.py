@@ -193,7 +193,7 @@ class LinkTestCase(_LinkTestBase, unittest.TestCase):
         outputs = self._forward(link, self._variables(inputs))
         actual = tuple(backend.CpuDevice().send_array(y.array)
                        for y in outputs)
-        link.to_cpu()
+        link.to_device(backend.CpuDevice())
         expected = ftc._checked_arrays(
             self.forward_expected(link, inputs), 'forward_expected')
         ftc._check_outputs_equal(expected, actual, 'forward',
