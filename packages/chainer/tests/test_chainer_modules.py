@@ -81,3 +81,15 @@ def test_runtime_info():
     chainer.print_runtime_info(out)
     assert out.getvalue() == str(_runtime_info._get_runtime_info())
     assert 'Chainer: 7.8.1' in out.getvalue()
+
+
+def test_array_types_size_of_shape_and_tempdir():
+    import os
+    assert isinstance(np.zeros(2), chainer.get_array_types())
+    assert chainer.utils.size_of_shape((2, 3)) == 6
+    assert chainer.utils.size_of_shape(()) == 1
+    assert type(chainer.utils.size_of_shape((np.int64(2),))) is int
+    with chainer.utils.tempdir(prefix='kusari') as path:
+        assert os.path.basename(path).startswith('kusari')
+        open(os.path.join(path, 'file'), 'w').close()
+    assert not os.path.exists(path)

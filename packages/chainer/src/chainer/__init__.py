@@ -9,6 +9,7 @@ from chainer import _aliases
 
 _aliases.install()
 
+from kusari.array.backend import get_array_types  # NOQA: E402
 from kusari.array.backend import get_device  # NOQA: E402
 from kusari.array.backend import using_device  # NOQA: E402
 from kusari.array.configuration import config  # NOQA: E402

@@ -327,6 +327,14 @@ def copyto(dst, src):
         f'or CuPy array as dst')
 
 
+def get_array_types():
+    """The array types Kusari computes with: ``numpy.ndarray``, and
+    ``cupy.ndarray`` where CuPy is usable (for ``isinstance`` checks)."""
+    cupy = _cupy.cupy_or_none()
+    return (numpy.ndarray,) if cupy is None else (numpy.ndarray,
+                                                  cupy.ndarray)
+
+
 def is_array_supported(array):
     """Whether ``array`` is an array of a backend Kusari computes with."""
     return isinstance(array, numpy.ndarray) or _cupy.is_cupy_array(array)

@@ -1,4 +1,6 @@
 """Small array helpers shared by functions."""
+import math
+
 import numpy
 
 
@@ -20,3 +22,9 @@ def force_type(dtype, value):
     if value.dtype != dtype:
         return value.astype(dtype, copy=False)
     return value
+
+
+def size_of_shape(shape):
+    """The number of elements of an array of ``shape``, as an int (1 for
+    ``()``)."""
+    return int(math.prod(shape))
