@@ -153,3 +153,19 @@ def test_check_double_backward_takes_one_param():
     gradient_check.check_double_backward(
         lambda x: x * param, ones, ones, ones, param, ones, atol=1e-3,
         rtol=1e-3)
+
+
+def test_none_inputs_and_none_output_gradients():
+    # A None input reaches func as None (an absent optional input); an
+    # output whose y_grad is None gives no gradient, in double backward too.
+    x = numpy.array([0.3, -0.2], numpy.float32)
+    ones = numpy.ones(2, numpy.float32)
+
+    def f(a, b=None):
+        assert b is None
+        return a * a, a * 3
+
+    gradient_check.check_backward(f, (x, None), (ones, None), atol=1e-3,
+                                  rtol=1e-3)
+    gradient_check.check_double_backward(
+        lambda a: f(a), x, (ones, None), ones, atol=1e-3, rtol=1e-3)

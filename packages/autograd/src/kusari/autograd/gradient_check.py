@@ -191,7 +191,12 @@ def _unit_direction(shapes):
 
 
 def _default_no_grads(arrays):
-    return [a.dtype.kind != 'f' for a in arrays]
+    """No gradient is checked for non-float inputs, nor for None ones."""
+    return [a is None or a.dtype.kind != 'f' for a in arrays]
+
+
+def _as_variable_or_none(x):
+    return None if x is None else Variable(x)
 
 
 def check_backward(func, x_data, y_grad, params=(), eps=1e-3, atol=1e-5,
@@ -232,7 +237,8 @@ def check_backward(func, x_data, y_grad, params=(), eps=1e-3, atol=1e-5,
     # Every input takes part, so that one marked in no_grads is checked to
     # receive no gradient; the arrays themselves, so that the function
     # meets them as given (non-contiguous ones included), as in Chainer.
-    xs = [Variable(x) for x in x_data]
+    # (A None input reaches func as None, as an absent optional input.)
+    xs = [_as_variable_or_none(x) for x in x_data]
     for p in params:
         p.cleargrad()
     with using_config('enable_backprop', True):
@@ -253,7 +259,7 @@ def check_backward(func, x_data, y_grad, params=(), eps=1e-3, atol=1e-5,
         _backprop.backward([y for y, _ in starts], [gy for _, gy in starts])
 
     for x, skip in zip(xs, no_grads):
-        if skip and x.grad is not None:
+        if skip and x is not None and x.grad is not None:
             raise RuntimeError(f'check_backward: an input marked in no_grads '
                                f'received a gradient of shape {x.grad.shape}')
     targets = [x for x, skip in zip(xs, no_grads) if not skip] + list(params)
@@ -271,8 +277,9 @@ def check_backward(func, x_data, y_grad, params=(), eps=1e-3, atol=1e-5,
 
     compute_dtype = numpy.dtype(dtype) if dtype is not None else None
     base_inputs = [
-        x.astype(compute_dtype) if compute_dtype is not None
-        and x.dtype.kind == 'f' else x.copy() for x in x_data]
+        None if x is None else x.astype(compute_dtype)
+        if compute_dtype is not None and x.dtype.kind == 'f' else x.copy()
+        for x in x_data]
     base_params = [p.array.astype(compute_dtype) if compute_dtype is not None
                    else p.array.copy() for p in params]
     target_base = [base_inputs[i] for i, skip in enumerate(no_grads)
@@ -295,7 +302,8 @@ def check_backward(func, x_data, y_grad, params=(), eps=1e-3, atol=1e-5,
             p.array = new.astype(p.dtype) if compute_dtype is None else new
         try:
             with using_config('enable_backprop', False):
-                outs = _as_tuple(func(*[Variable(a) for a in inputs]))
+                outs = _as_tuple(func(*[_as_variable_or_none(a)
+                                        for a in inputs]))
         finally:
             for p, a in zip(params, saved):
                 p.array = a
@@ -379,15 +387,20 @@ def check_double_backward(func, x_data, y_grad, x_grad_grad, params=(),
         with using_config('enable_backprop', True):
             ys = _as_tuple(func(*xs))
         wrt = [xs[i] for i in first_order_targets] + list(params)
-        gxs = _backprop.grad(list(ys), wrt, None if gys is None else list(
-            gys), None, False, False, True, None)
+        if gys is not None:
+            # An output whose y_grad is None gives no gradient (as in
+            # check_backward).
+            kept = [(y, gy) for y, gy in zip(ys, gys) if gy is not None]
+            ys, gys = [y for y, _ in kept], [gy for _, gy in kept]
+        gxs = _backprop.grad(list(ys), wrt, gys, None, False, False, True,
+                             None)
         return tuple(
             g if g is not None else Variable(
                 backend.get_array_module(v.array).zeros_like(v.array))
             for g, v in zip(gxs, wrt))
 
     inputs = x_data + (y_grad if y_grad is not None else ())
-    input_no_grads = list(no_grads) + [False] * (len(inputs) - n_x)
+    input_no_grads = list(no_grads) + [gy is None for gy in inputs[n_x:]]
     check_backward(first_order_grad, inputs,
                    x_grad_grad + params_grad_grad, params=params, eps=eps,
                    atol=atol, rtol=rtol, no_grads=input_no_grads,
