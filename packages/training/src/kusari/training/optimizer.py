@@ -593,6 +593,12 @@ class GradientMethod(Optimizer):
         raise NotImplementedError(
             f'{type(self).__name__} does not define create_update_rule')
 
+    def call_hook(self, hook):
+        """Call one hook, then give zero gradients to the parameters it
+        cleared (as in Chainer: each hook sees every gradient)."""
+        super().call_hook(hook)
+        self.reallocate_cleared_grads()
+
     def reallocate_cleared_grads(self):
         """Give every initialized parameter without a gradient a zero one,
         so that every parameter is updated (with zeros, momentum still
