@@ -521,3 +521,17 @@ def test_adabound_resumes_chainer_snapshot_without_initial_alpha():
     opt.alpha = 0.05
     opt.update(_loss, model, _x())
     assert resumed.initial_alpha == 0.01
+
+
+def test_update_core_chainerx_is_the_numpy_cupy_update():
+    calls = []
+
+    class Rule(optimizer.UpdateRule):
+        def update_core_cpu(self, param):
+            calls.append(param)
+
+    param = Parameter(numpy.ones(2, numpy.float32))
+    param.grad = numpy.ones(2, numpy.float32)
+    rule = Rule()
+    rule.update_core_chainerx(param)
+    assert calls == [param]

@@ -288,6 +288,14 @@ class UpdateRule:
             f'{type(self).__name__} defines no update for CuPy arrays '
             f'(update_core_gpu)')
 
+    def update_core_chainerx(self, param):
+        """Chainer's update of a ChainerX parameter: by default that of the
+        NumPy or CuPy parameter sharing its memory. Kusari's parameters
+        are NumPy or CuPy ones already, so it is :meth:`update_core`'s
+        path (which never comes here); a subclass may override it for
+        code written for Chainer."""
+        self.update_core(param)
+
     def init_state(self, param):
         """Fill :attr:`state` for ``param`` (its shape, dtype and device);
         called at the first update with the parameter's device current."""
