@@ -535,3 +535,22 @@ def test_update_core_chainerx_is_the_numpy_cupy_update():
     rule = Rule()
     rule.update_core_chainerx(param)
     assert calls == [param]
+
+
+def test_hook_with_an_unknown_timing_attribute_runs_before():
+    calls = []
+
+    class Hook:
+        name = 'odd'
+        timing = 'sometime'
+
+        def __call__(self, rule, param):
+            calls.append(param.array.copy())
+
+    rule = CountingRule()
+    with pytest.warns(UserWarning, match="timing attribute is 'sometime'"):
+        rule.add_hook(Hook())
+    param = Parameter(numpy.ones(1, 'f'))
+    param.grad = numpy.ones(1, 'f')
+    rule.update(param)
+    assert calls and calls[0][0] == 1  # seen before the update

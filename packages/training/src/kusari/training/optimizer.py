@@ -110,12 +110,15 @@ class _Hooks:
             raise ValueError(f"{owner}.add_hook: timing must be 'pre', "
                              f"'post' or 'auto', got {timing!r}")
         if timing == 'auto':
-            # A hook that does not say when it runs runs before the update.
+            # A hook that does not say when it runs runs before the update;
+            # one whose timing attribute says neither too, with a warning
+            # (as in Chainer).
             timing = getattr(hook, 'timing', 'pre')
             if timing not in ('pre', 'post'):
-                raise ValueError(
-                    f"{owner}.add_hook: the hook's timing attribute must be "
-                    f"'pre' or 'post', got {timing!r}")
+                warnings.warn(
+                    f"{owner}.add_hook: the hook's timing attribute is "
+                    f"{timing!r}, not 'pre' nor 'post'; it runs 'pre'")
+                timing = 'pre'
         if name is None:
             name = getattr(hook, 'name', None) or getattr(
                 hook, '__name__', None)
