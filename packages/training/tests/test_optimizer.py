@@ -9,8 +9,8 @@ import pytest
 from kusari.autograd import Parameter
 from kusari.autograd.functions.math.sum import sum as f_sum
 from kusari.links import Chain, Link
-from kusari.serializers import (DictionarySerializer, NpzDeserializer,
-                                load_npz, save_npz)
+from kusari.serializers import (Deserializer, DictionarySerializer,
+                                NpzDeserializer, load_npz, save_npz)
 from kusari.training import optimizer, optimizers
 
 
@@ -554,3 +554,44 @@ def test_hook_with_an_unknown_timing_attribute_runs_before():
     param.grad = numpy.ones(1, 'f')
     rule.update(param)
     assert calls and calls[0][0] == 1  # seen before the update
+
+
+class _DictLoader(Deserializer):
+    """Returns the stored value, None or KeyError for a missing one."""
+
+    def __init__(self, target, strict=True):
+        self.target, self.strict = target, strict
+
+    def __getitem__(self, key):
+        raise NotImplementedError
+
+    def __call__(self, key, value):
+        if key not in self.target and not self.strict:
+            return None
+        return self.target[key]
+
+
+def test_rule_state_loads_as_chainer_does():
+    def make():
+        rule = CountingRule()
+
+        def init_state(param):  # fills the state of the rule it is set on
+            rule.state['count'] = numpy.zeros(1, 'f')
+            rule.state['other'] = numpy.zeros(1, 'f')
+        rule.init_state = init_state
+        return rule
+
+    full = {'t': 3, 'count': numpy.ones(1, 'f'), 'other': numpy.ones(1, 'f')}
+    rule = make()
+    rule.serialize(_DictLoader(full))
+    assert rule.t == 3 and set(rule.state) == {'count', 'other'}
+    partial = {'t': 3, 'count': numpy.ones(1, 'f')}
+    with pytest.raises(KeyError):
+        make().serialize(_DictLoader(partial))
+    rule = make()
+    rule.serialize(_DictLoader(partial, strict=False))
+    assert rule.state is None
+    rule = make()
+    rule.enabled = False
+    rule.serialize(_DictLoader(partial))
+    assert rule.state is None

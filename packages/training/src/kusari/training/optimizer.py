@@ -310,12 +310,17 @@ class UpdateRule:
         self._use_fp32_update = flag
 
     def _state_keys(self):
-        """The names :meth:`init_state` gives to the state entries."""
-        probe = copy.copy(self)
-        probe._state = {}
-        array = numpy.zeros(1, numpy.float32)
-        probe.init_state(Variable(array, grad=array))
-        return list(probe._state)
+        """The names :meth:`init_state` gives to the state entries, found
+        on a copy that shares this rule's (new) state dict, as Chainer
+        does: an ``init_state`` may fill ``rule.state`` of the rule it was
+        set on."""
+        state = self._state = {}
+        try:
+            array = numpy.zeros(1, numpy.float32)
+            copy.copy(self).init_state(Variable(array, grad=array))
+        finally:
+            self._state = None
+        return list(state)
 
     def serialize(self, serializer):
         """Save or load :attr:`t` and the state (not the parameter).
@@ -338,20 +343,24 @@ class UpdateRule:
                 self._fp32_param = Variable(stored)
 
     def _load_state(self, serializer):
-        loaded = {}
-        for key in self._state_keys():
+        keys = self._state_keys()
+        loaded, absent = {}, []
+        for key in keys:
             try:
                 loaded[key] = serializer(key, None)
-            except KeyError:
-                loaded[key] = None
-        missing = [key for key, value in loaded.items() if value is None]
-        if len(missing) == len(loaded):
+            except KeyError:  # (a strict deserializer's answer)
+                absent.append(key)
+        if len(absent) == len(keys):
             return
-        if missing:
+        if absent and self.enabled:
             raise KeyError(
                 f'{type(self).__name__}.serialize: the snapshot has the '
-                f'state entries {sorted(set(loaded) - set(missing))} but '
-                f'not {missing}; was it saved by another kind of optimizer?')
+                f'state entries {sorted(loaded)} but not {absent}; was it '
+                f'saved by another kind of optimizer?')
+        # An entry left None (or absent from a disabled rule's snapshot)
+        # leaves the state to be made at the next update, as in Chainer.
+        if absent or any(value is None for value in loaded.values()):
+            return
         self._state = loaded
         self._state_device = None
 
