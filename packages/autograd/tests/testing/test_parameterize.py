@@ -145,7 +145,9 @@ def test_product_rejects_malformed_parameters(bad):
 
 
 @hypothesis.given(st.dictionaries(
-    st.text(min_size=1, max_size=3),
+    # (A comma in a key names several parameters.)
+    st.text(st.characters(blacklist_characters=','), min_size=1,
+            max_size=3),
     st.lists(st.integers(), min_size=1, max_size=3, unique=True),
     max_size=3))
 def test_product_lists_every_combination_once(choices):
@@ -175,3 +177,11 @@ def test_pytest_style_names_and_values(module):
 def test_pytest_style_rejects_malformed_arguments(names, values, error):
     with pytest.raises(error, match='from_pytest_parameterize'):
         testing.from_pytest_parameterize(names, values)
+
+
+def test_product_of_a_key_naming_several_parameters():
+    # 'a,b' chooses both together (Chainer's form).
+    params = testing.product({'a,b': [(1, 2), (3, 4)], 'c': [5]})
+    assert params == [{'a': 1, 'b': 2, 'c': 5}, {'a': 3, 'b': 4, 'c': 5}]
+    with pytest.raises(ValueError, match="'a,b'"):
+        testing.product({'a,b': [(1, 2, 3)]})

@@ -83,9 +83,10 @@ def product(parameter):
 
     Given a dict of lists, ``{'a': [1, 2], 'b': [3]}``, returns every dict
     taking one value per key: ``[{'a': 1, 'b': 3}, {'a': 2, 'b': 3}]``
-    (keys in sorted order; the last key varies fastest). Given a list of
-    lists of dicts, returns the merged dict of every choice of one dict per
-    list.
+    (keys in sorted order; the last key varies fastest). A key naming
+    several parameters, ``'a,b': [(1, 2), (3, 4)]``, chooses them together,
+    as in Chainer. Given a list of lists of dicts, returns the merged dict
+    of every choice of one dict per list.
     """
     if isinstance(parameter, dict):
         keys = sorted(parameter)
@@ -94,8 +95,8 @@ def product(parameter):
                 raise TypeError(
                     f'product: the values of a dict parameter must be lists '
                     f'of choices; {key!r} has {parameter[key]!r}')
-        return [dict(zip(keys, values)) for values in
-                itertools.product(*(parameter[key] for key in keys))]
+        return product_dict(*(_joint_choices(key, parameter[key])
+                              for key in keys))
     if isinstance(parameter, list):
         if not all(isinstance(choices, list)
                    and all(isinstance(d, dict) for d in choices)
@@ -118,6 +119,21 @@ def product_dict(*parameters):
     """
     return [{key: value for d in dicts for key, value in d.items()}
             for dicts in itertools.product(*parameters)]
+
+
+def _joint_choices(key, choices):
+    """The choices of the dict-parameter entry ``key`` as dicts: one name,
+    or several joined by commas, each choice then giving one value per
+    name."""
+    names = key.split(',')
+    if len(names) == 1:
+        return [{key: value} for value in choices]
+    for value in choices:
+        if not isinstance(value, (tuple, list)) or len(value) != len(names):
+            raise ValueError(
+                f'product: each choice of {key!r} must give {len(names)} '
+                f'values, got {value!r}')
+    return [dict(zip(names, value)) for value in choices]
 
 
 def _is_choices(value):
