@@ -66,8 +66,6 @@ KNOWN_DIFFERENCES = {
     'Chainer uses ReLUGrad2 (values are checked elsewhere)',
     'parameter_api/uninit_dtype': _FLOAT64,
     'parameter_api/lazy_dtype': _FLOAT64,
-    'parameter_api/uninit_grad': 'Chainer raises RuntimeError reading the '
-    'grad of a parameter never initialized nor cleared; Kusari gives None',
     'timer_hook_report/bad_unit': 'TimerHook.print_report with an unknown '
     'unit: Chainer fails inside with KeyError; Kusari checks it and '
     'raises ValueError naming the accepted units',

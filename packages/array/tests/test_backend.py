@@ -235,6 +235,12 @@ def test_gpu_copyto_casts_and_broadcasts():
     assert float(strided.sum()) == 12.0
 
 
+def test_cpu_device_from_array():
+    assert backend.CpuDevice.from_array(numpy.zeros(2)) == backend.CpuDevice()
+    for value in (None, 1, (), numpy.float32(1)):
+        assert backend.CpuDevice.from_array(value) is None
+
+
 def _copied_and_unpickled(device):
     import copy
     import pickle

@@ -234,7 +234,8 @@ def test_bad_backward_results_name_the_function():
     cases = [(lambda gy: gy, TypeError, 'tuple'),
              (lambda gy: (gy, gy), ValueError, '2 gradients for 1'),
              (lambda gy: (1.0,), TypeError, 'float'),
-             (lambda gy: (gy[:1],), ValueError, 'shape')]
+             (lambda gy: (gy[:1],), ValueError,
+              'Shape of data and grad mismatch')]
     for result, error, message in cases:
         y = Returns(result)(Variable(uniform(2)))
         y.grad = numpy.ones(2, dtype=numpy.float32)

@@ -330,3 +330,139 @@ def test_gradients_of_a_0d_variable_are_0d_arrays():
     x.cleargrad()
     (x * x).backward(loss_scale=2)
     assert type(x.grad) is numpy.ndarray and x.grad == 20
+
+
+# -- Chainer's conventions the engine keeps ------------------------------
+
+
+def test_rank_is_one_more_than_the_highest_input_rank():
+    x1, x2 = Variable(uniform(2)), Variable(uniform(2))
+    assert x1.node is not None and x1.node.rank == 0
+    y = x1 * 1 * 1 + x2  # x1 * 1 * 1 has rank 2
+    assert y.rank == 3 and y.node.requires_grad
+    y.unchain()
+    assert y.rank == 3 and y.creator is None
+
+
+def test_check_type_forward_set_on_the_instance_runs():
+    calls = []
+
+    class Double(FunctionNode):
+        def forward(self, inputs):
+            return inputs[0] * 2,
+
+    f = Double()
+    f.check_type_forward = calls.append
+    f.apply((uniform(2), uniform(2)))
+    in_types, = calls
+    assert isinstance(in_types, type_check.LightTypeInfoTuple)
+    assert len(in_types) == 2
+
+
+def test_none_inputs_and_outputs():
+    # Chainer's absent optional inputs, and outputs not computed.
+    class Func(FunctionNode):
+        def forward(self, inputs):
+            self.retain_inputs((1, 2))
+            self.retain_outputs((0, 1))
+            return inputs[1] * 3, None
+
+        def backward(self, indexes, grad_outputs):
+            assert indexes == (1,)
+            assert grad_outputs[1] is None
+            x2, x3 = self.get_retained_inputs()
+            assert x3 is None and x2 is not None
+            assert self.get_retained_outputs()[1] is None
+            return None, 3 * grad_outputs[0], None
+
+    x = Variable(uniform(2))
+    y, nothing = Func().apply((None, x, None))
+    assert nothing.array is None
+    y.grad = numpy.ones(2, numpy.float32)
+    y.backward()
+    numpy.testing.assert_array_equal(x.grad, numpy.full(2, 3, 'f'))
+
+
+def test_grad_inputs_flow_on_to_earlier_inputs():
+    # x2 = 2 * x1: the grad_input of x2 reaches x1 too (as in Chainer).
+    x1 = Variable(numpy.array(0.5, 'f'))
+    x2 = x1 * 2
+    y = x2 * 3
+    gx1, gx2 = autograd.grad([y], [x1, x2], [Variable(numpy.array(1., 'f'))],
+                             [Variable(numpy.array(1000., 'f')),
+                              Variable(numpy.array(100., 'f'))])
+    assert float(gx2.array) == 103 and float(gx1.array) == 1206
+
+
+def test_grad_checks_its_sequences_and_takes_none_inputs():
+    x = Variable(uniform(2, 3))
+    y = x * x
+    gy = Variable(uniform(2, 3))
+    with pytest.raises(TypeError, match='grad_outputs'):
+        autograd.grad([y], [x], gy)
+    with pytest.raises(TypeError, match='grad_inputs'):
+        autograd.grad([y], [x], [gy], gy)
+    gx, nothing = autograd.grad([y], [x, None], [gy])
+    assert nothing is None
+    numpy.testing.assert_allclose(gx.array, 2 * x.array * gy.array)
+
+
+def test_unchained_output_stops_gradients():
+    x = Variable(numpy.arange(4, dtype='f').reshape(2, 2))
+    h0, h1 = F.split_axis(x, [1], axis=0)
+    w = F.sum(h0) + F.sum(h1)
+    h0.unchain()
+    gx, = autograd.grad([w], [x])
+    numpy.testing.assert_array_equal(gx.array, [[0, 0], [1, 1]])
+
+
+def _returns(result):
+    class DummyFunc(FunctionNode):
+        def forward(self, inputs):
+            return numpy.array(1, numpy.float32),
+
+        def backward(self, indexes, grad_outputs):
+            return result
+    return DummyFunc()
+
+
+@pytest.mark.parametrize('result, error, message', [
+    ((Variable(numpy.array([numpy.nan], 'f')),), RuntimeError,
+     'NaN is detected on backward computation of DummyFunc'),
+    ((Variable(uniform(1)), Variable(uniform(1))), ValueError,
+     'number of gradients returned from backward is incorrect'),
+    ((Variable(uniform(2)),), ValueError,
+     'shape of gradients returned from backward is incorrect'),
+    ((Variable(numpy.ones(1, numpy.int64)),), ValueError,
+     'dtype of gradients returned from backward is incorrect'),
+    (numpy.ones(1, numpy.float32), ValueError,
+     'type of gradients returned from backward is incorrect'),
+])
+def test_debug_mode_checks_gradients(result, error, message):
+    x = Variable(uniform(1))
+    with using_config('debug', True):
+        y, = _returns(result).apply((x,))
+        with pytest.raises(error, match=message) as info:
+            y.backward()
+    # Where the function was applied (debug mode records it): this file.
+    assert 'Stacktrace of the function is below' in str(info.value)
+    assert __file__ in str(info.value)
+
+
+def test_wrong_gradients_outside_debug_mode():
+    x = Variable(uniform(1))
+    y, = _returns((Variable(numpy.ones(1, numpy.int32)),)).apply((x,))
+    with pytest.raises(TypeError, match='Dtype of data and grad mismatch'):
+        y.backward()
+    y, = _returns((Variable(uniform(2)),)).apply((x,))
+    with pytest.raises(ValueError, match='Shape of data and grad mismatch'):
+        y.backward()
+
+
+def test_non_scalar_output_without_grad_and_nothing_to_reach():
+    x = Variable(uniform(3), requires_grad=False)
+    y = x * 2
+    y.backward()  # nothing to compute, as in Chainer
+    z = Variable(uniform(3)) * 2
+    with pytest.raises(ValueError, match='set its grad'):
+        z.backward()

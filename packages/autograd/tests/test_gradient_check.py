@@ -1,7 +1,9 @@
 import numpy
 import pytest
 
+from kusari.autograd import Variable
 from kusari.autograd import gradient_check
+from kusari.autograd.function import Function
 from kusari.autograd import functions as F
 
 
@@ -125,3 +127,81 @@ def test_params_may_be_one_parameter_shaped_by_the_first_call():
     with pytest.raises(AssertionError):
         gradient_check.check_backward(wrong, x, gy, beta, atol=1e-3,
                                       rtol=1e-3)
+def _detects(func, x, eps):
+    x = numpy.array([x], numpy.float32)
+    try:
+        gradient_check.numerical_grad(
+            lambda: (func(x),), (x,), (numpy.ones(1, numpy.float32),),
+            eps=eps, detect_nondifferentiable=True)
+    except gradient_check.NondifferentiableError:
+        return True
+    return False
+
+
+def test_nondifferentiable_points_as_chainer_finds_them():
+    def cubic(x):
+        return -3 * x ** 3 + 2 * x ** 2 + 1
+
+    def nan_between(x):
+        y = numpy.ones_like(x)
+        y[(-1 < x) & (x < 1)] = numpy.nan
+        return y
+
+    # A quadratic fits a cubic well on a small step only.
+    assert not _detects(cubic, 0., 1e-3) and _detects(cubic, 0., 0.1)
+    assert _detects(abs, 0., 1e-3) and not _detects(abs, 1., 1e-3)
+    with numpy.errstate(all='ignore'):
+        assert not _detects(numpy.log, -10., 1e-3)  # NaN all around
+    assert not _detects(nan_between, 0., 1e-3)
+    assert _detects(nan_between, 1., 1e-3)  # finite on one side only
+
+
+def test_numerical_grad_of_scalars_and_bad_eps():
+    x = numpy.array(0.5, numpy.float32)
+    gx, = gradient_check.numerical_grad(lambda: (1,), (x,), (0,))
+    assert gx == 0
+    gx, = gradient_check.numerical_grad(lambda: (x,), (x,), (1,))
+    numpy.testing.assert_allclose(gx, 1, rtol=1e-4)
+    with pytest.raises(AssertionError, match='eps'):
+        gradient_check.numerical_grad(lambda: (x,), (x,), (1,), eps=0)
+
+
+def test_check_backward_none_y_grad_gives_no_gradient():
+    class NoneIsZero(Function):
+        def forward(self, inputs):
+            return inputs
+
+        def backward(self, inputs, grads):
+            return tuple(numpy.zeros_like(x) if g is None else g
+                         for x, g in zip(inputs, grads))
+
+    x = numpy.arange(1, dtype=numpy.float32)
+    g = numpy.ones(1, numpy.float32)
+    for y_grad in ((g, None), (None, g)):
+        gradient_check.check_backward(
+            lambda a, b: NoneIsZero()(a, b), (x, x.copy()), y_grad,
+            atol=1e-2, rtol=1e-2)
+
+
+def test_check_double_backward_takes_one_param():
+    param = Variable(numpy.ones((2, 3), numpy.float32))
+    ones = numpy.ones((2, 3), numpy.float32)
+    gradient_check.check_double_backward(
+        lambda x: x * param, ones, ones, ones, param, ones, atol=1e-3,
+        rtol=1e-3)
+
+
+def test_none_inputs_and_none_output_gradients():
+    # A None input reaches func as None (an absent optional input); an
+    # output whose y_grad is None gives no gradient, in double backward too.
+    x = numpy.array([0.3, -0.2], numpy.float32)
+    ones = numpy.ones(2, numpy.float32)
+
+    def f(a, b=None):
+        assert b is None
+        return a * a, a * 3
+
+    gradient_check.check_backward(f, (x, None), (ones, None), atol=1e-3,
+                                  rtol=1e-3)
+    gradient_check.check_double_backward(
+        lambda a: f(a), x, (ones, None), ones, atol=1e-3, rtol=1e-3)

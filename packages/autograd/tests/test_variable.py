@@ -6,6 +6,7 @@ import numpy
 import pytest
 from hypothesis import given, settings, strategies as st
 
+from kusari.array import initializers
 from kusari.autograd import Parameter
 from kusari.autograd import Variable
 from kusari.autograd import functions as F
@@ -215,7 +216,6 @@ def test_parameter_remembers_a_host_device_of_the_users_own():
 
 
 def test_parameter_lazy_initialization():
-    from kusari.array import initializers
     p = Parameter(initializers.Constant(2.))
     assert not p.is_initialized and p.array is None
     assert p.dtype == numpy.float32
@@ -462,3 +462,78 @@ def test_backward_from_a_one_element_array_warns_as_chainer():
         y = F.sum(x, keepdims=True)
         y.grad = f32([1])
         y.backward()
+
+
+# -- Chainer's Variable and Parameter conventions ------------------------
+
+
+def test_variable_node_made_at_once_and_its_old_grad_argument():
+    from kusari.autograd.variable import VariableNode
+    x = Variable(f32([1, 2]))
+    assert isinstance(x.node, VariableNode) and x.node.shape == (2,)
+    assert x._has_chainerx_array is False
+    with pytest.raises(ValueError, match='grad'):
+        VariableNode(Variable(), '', grad=None)
+
+
+def test_empty_variables_print_as_empty_lists():
+    assert str(Variable(numpy.zeros((0, 0), 'f'))) == 'variable([])'
+    assert str(Variable(numpy.zeros((2, 0), 'f'), name='x')) == \
+        'variable x([])'
+    assert repr(Variable(numpy.zeros((2, 0), 'f'), name='x')) == \
+        'variable x([], shape=(2, 0))'
+    assert repr(Variable(numpy.zeros((0,), 'f'))) == 'variable([])'
+
+
+def test_uninitialized_parameter_gradient():
+    p = Parameter()
+    with pytest.raises(RuntimeError, match='uninitialized'):
+        p.grad
+    p.initialize((3, 2))
+    assert p.grad.shape == (3, 2) and numpy.isnan(p.grad).all()
+    q = Parameter()
+    q.cleargrad()
+    assert q.grad is None
+    q.initialize((3, 2))
+    assert q.grad is None
+    s = Parameter()
+    s.grad = None  # (set: readable, and NaN once initialized)
+    assert s.grad is None
+    s.initialize((2,))
+    assert numpy.isnan(s.grad).all()
+    r = Parameter(initializers.Constant(0, dtype=numpy.float16))
+    with pytest.warns(DeprecationWarning):
+        r.zerograd()
+    assert r.grad is None
+    r.initialize((2,))
+    assert r.grad.dtype == numpy.float16 and (r.grad == 0).all()
+    assert Parameter(f32([1])).grad is None
+    assert numpy.isnan(Parameter(shape=(2,)).grad).all()
+
+
+def test_parameter_dtype_without_initializer_dtype():
+    class Fill:
+        def __call__(self, array):
+            array.fill(1)
+
+    with pytest.raises(RuntimeError, match='dtype'):
+        Parameter(Fill()).dtype
+
+
+def test_copydata_and_addgrad_initialize_parameters():
+    src = Parameter(f32([[1, 2], [3, 4]]))
+    dst = Parameter()
+    dst.copydata(src)
+    numpy.testing.assert_array_equal(dst.array, src.array)
+    lazy = Parameter(initializers.Constant(7))
+    full = Parameter(f32([1, 2, 3]))
+    full.copydata(lazy)
+    numpy.testing.assert_array_equal(full.array, f32([7, 7, 7]))
+    a, b = Parameter(), Parameter()
+    a.copydata(b)
+    assert a.array is None and b.array is None
+    src.grad = f32([[5, 6], [7, 8]])
+    target = Parameter()
+    target.cleargrad()
+    target.addgrad(src)
+    numpy.testing.assert_array_equal(target.grad, src.grad)

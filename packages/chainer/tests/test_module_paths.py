@@ -45,8 +45,6 @@ ABSENT = {
     'chainer.utils.meta': "final-class decorator of Chainer's own classes",
     'chainer.utils.nondeterministic':
         "cuDNN nondeterminism warning internal to Chainer's GPU kernels",
-    'chainer.utils.precision':
-        "float16 upcast decorator internal to Chainer's functions",
 }
 
 

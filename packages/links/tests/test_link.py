@@ -344,6 +344,7 @@ def test_addgrads():
     a, b = MLP(), MLP()
     for p in b.params():
         p.grad = numpy.ones_like(p.array)
+    a.cleargrads()  # (their gradients start as NaN, as in Chainer)
     a.addgrads(b)
     a.addgrads(b)
     assert all((p.grad == 2).all() for p in a.params())

@@ -146,3 +146,14 @@ def test_printed_summary():
                           '  (0): Linear(out_size=3),\n'
                           '  (1): <function tanh>,\n'
                           ')')
+
+
+def test_lambda_layers_print_their_source_and_refuse_pickling():
+    import pickle
+    model = Sequential(
+        lambda x: x * 2,  # (its source line is what is printed)
+    )
+    assert '(0): lambda x: x * 2,  # (its source line' in str(model)
+    with pytest.raises(ValueError, match='lambda'):
+        pickle.dumps(model)
+    pickle.dumps(Sequential(F.tanh))

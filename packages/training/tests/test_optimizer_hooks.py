@@ -169,3 +169,32 @@ def test_documented_attributes(hook_class, args):
     assert hook.timing == 'pre'
     assert hook.call_for_each_param is True
     assert hook.name == hook_class.__name__
+
+
+def test_hooks_see_the_gradients_an_earlier_hook_cleared_as_zeros():
+    seen = []
+
+    class Clear:
+        name = 'Clear'
+        timing = 'pre'
+
+        def __call__(self, opt):
+            for param in opt.target.params():
+                param.cleargrad()
+
+    class Look:
+        name = 'Look'
+        timing = 'pre'
+
+        def __call__(self, opt):
+            seen.extend(param.grad for param in opt.target.params())
+
+    model = TwoParams()
+    for param in model.params():
+        param.grad = numpy.ones_like(param.array)
+    opt = optimizers.SGD(lr=1)
+    opt.setup(model)
+    opt.add_hook(Clear())
+    opt.add_hook(Look())
+    opt.update()
+    assert seen and all(g is not None and not g.any() for g in seen)

@@ -132,8 +132,8 @@ def test_pad_sequence_options():
     with pytest.raises(type_check.InvalidType, match='length'):
         F.pad_sequence([numpy.ones(5, 'f')], length=4)
     # A padding out of the dtype's range casts as arrays cast.
-    y = F.pad_sequence([numpy.ones(1, numpy.uint8), numpy.ones(2, numpy.uint8)],
-                       padding=-1)
+    y = F.pad_sequence(
+        [numpy.ones(1, numpy.uint8), numpy.ones(2, numpy.uint8)], padding=-1)
     assert y.dtype == numpy.uint8
     numpy.testing.assert_array_equal(y.array, [[1, 255], [1, 1]])
     with pytest.raises(ValueError, match='length'):

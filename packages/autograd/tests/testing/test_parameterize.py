@@ -190,3 +190,9 @@ def test_pytest_style_rejects_malformed_arguments(names, values, error):
 def test_product_dict_orig_is_product_dict_for_chainers_conftest():
     # Chainer's conftest restores testing.product_dict from this name.
     assert parameterized._product_dict_orig is testing.product_dict
+def test_product_of_a_key_naming_several_parameters():
+    # 'a,b' chooses both together (Chainer's form).
+    params = testing.product({'a,b': [(1, 2), (3, 4)], 'c': [5]})
+    assert params == [{'a': 1, 'b': 2, 'c': 5}, {'a': 3, 'b': 4, 'c': 5}]
+    with pytest.raises(ValueError, match="'a,b'"):
+        testing.product({'a,b': [(1, 2, 3)]})

@@ -3,10 +3,13 @@
 This package holds almost no code: it maps Chainer's names and module paths
 onto the Kusari packages (see ``_aliases``).
 """
+import os
+
 from chainer import _aliases
 
 _aliases.install()
 
+from kusari.array.backend import get_array_types  # NOQA: E402
 from kusari.array.backend import get_device  # NOQA: E402
 from kusari.array.backend import using_device  # NOQA: E402
 from kusari.array.configuration import config  # NOQA: E402
@@ -87,6 +90,7 @@ from chainer import training  # NOQA: E402,F401
 from chainer import utils  # NOQA: E402,F401
 from chainer import variable  # NOQA: E402,F401
 from chainer import warnings  # NOQA: E402,F401
+from chainer._runtime_info import print_runtime_info  # NOQA: E402,F401
 import chainerx  # NOQA: E402,F401 (chainer.chainerx, as in Chainer)
 import chainer.functions.rnn  # NOQA: E402,F401 (Chainer's functions bind it)
 import chainer.training.util  # NOQA: E402,F401 (from chainer.training import util)
@@ -94,27 +98,10 @@ import chainer.training.util  # NOQA: E402,F401 (from chainer.training import ut
 __version__ = '7.8.1'
 """The Chainer version whose API this drop-in provides."""
 
-disable_experimental_feature_warning = False
-"""Set True to silence the FutureWarning of experimental APIs
-(:func:`chainer.utils.experimental`)."""
-
-
-def print_runtime_info(out=None):
-    """Print the versions this drop-in runs on (platform, NumPy, CuPy)."""
-    import platform
-    import sys
-
-    import numpy
-
-    from kusari.array import _cupy
-    cupy = _cupy.cupy_or_none()
-    out = sys.stdout if out is None else out
-    out.write(f'Platform: {platform.platform()}\n'
-              f'Chainer: {__version__} (Kusari drop-in)\n'
-              f'ChainerX: Not Available\n'
-              f'NumPy: {numpy.__version__}\n'
-              f'CuPy: {cupy.__version__ if cupy else "Not Available"}\n'
-              f'iDeep: Not Available\n')
+disable_experimental_feature_warning = bool(int(os.environ.get(
+    'CHAINER_DISABLE_EXPERIMENTAL_FEATURE_WARNING', '0')))
+"""Whether :func:`chainer.utils.experimental` stays silent (set it, or the
+environment variable ``CHAINER_DISABLE_EXPERIMENTAL_FEATURE_WARNING=1``)."""
 
 
 def is_debug():
@@ -125,14 +112,3 @@ def is_debug():
 def set_debug(debug):
     """Turn debug mode on or off in this thread."""
     config.debug = debug
-
-
-def get_array_types():
-    """The array types Chainer's functions take: NumPy's, and CuPy's where
-    CuPy sees a GPU."""
-    import numpy
-
-    from kusari.array import _cupy
-    cupy = _cupy.cupy_or_none()
-    return (numpy.ndarray,) if cupy is None else (numpy.ndarray,
-                                                   cupy.ndarray)

@@ -83,6 +83,7 @@ ALIASES = {
     'chainer.utils.array': 'kusari.autograd.utils.array',
     'chainer.utils.conv': 'kusari.autograd.utils.conv',
     'chainer.utils.conv_nd': 'kusari.autograd.utils.conv_nd',
+    'chainer.utils.precision': 'kusari.autograd.utils.precision',
     'chainer.utils.sparse': 'kusari.autograd.utils.sparse',
     'chainer.utils.type_check': 'kusari.autograd.utils.type_check',
     'chainer.utils.walker_alias': 'kusari.autograd.utils.walker_alias',
@@ -105,7 +106,7 @@ GROUPS = {
 
 
 def _longest_first(aliases):
-    return sorted(aliases.items(), key=lambda item: -len(item[0]))
+    return tuple(sorted(aliases.items(), key=lambda item: -len(item[0])))
 
 
 _LONGEST_FIRST = _longest_first(ALIASES)

@@ -110,6 +110,14 @@ class CpuDevice(Device):
 
     __hash__ = Device.__hash__
 
+    @staticmethod
+    def from_array(array):
+        """The CpuDevice for a NumPy ``array``, or None for anything else
+        (as :meth:`GpuDevice.from_array` for CuPy arrays)."""
+        if isinstance(array, numpy.ndarray):
+            return _CPU
+        return None
+
     def send_array(self, array):
         if isinstance(array, numpy.ndarray):
             return array
@@ -326,6 +334,14 @@ def copyto(dst, src):
     raise TypeError(
         f'copyto: cannot copy into {type(dst).__name__}; expected a NumPy '
         f'or CuPy array as dst')
+
+
+def get_array_types():
+    """The array types Kusari computes with: ``numpy.ndarray``, and
+    ``cupy.ndarray`` where CuPy is usable (for ``isinstance`` checks)."""
+    cupy = _cupy.cupy_or_none()
+    return (numpy.ndarray,) if cupy is None else (numpy.ndarray,
+                                                  cupy.ndarray)
 
 
 def is_array_supported(array):

@@ -9,6 +9,13 @@ import warnings
 from kusari.array import backend
 
 
+def _warn_deprecated(resident, method, device):
+    warnings.warn(
+        f'{type(resident).__name__}.{method} is deprecated (as in Chainer '
+        f'7); use to_device({device}) instead', DeprecationWarning,
+        stacklevel=3)
+
+
 class DeviceResident:
     """Mixin for objects whose arrays live on one device."""
 

@@ -6,6 +6,7 @@ every consumer of its outputs has contributed its gradient.
 """
 import heapq
 import threading
+import traceback
 import warnings
 
 from kusari.array import backend
@@ -14,6 +15,7 @@ from kusari.autograd.function_node import _check_finite
 from kusari.autograd.function_node import _config_local
 from kusari.autograd.function_node import _global_config
 from kusari.autograd.function_node import _hook_state
+from kusari.autograd.function_node import _targets_only
 from kusari.autograd.utils.array import force_array
 from kusari.autograd.variable import Variable
 
@@ -58,6 +60,10 @@ def backward_from_variable(var, retain_grad, enable_double_backprop,
         raise ValueError('Variable.backward: the variable holds no array')
     if var._grad_var is None:
         if var._array.size != 1:
+            creator = var.creator_node
+            if creator is None or not any(n._requires_grad
+                                          for n in creator.inputs):
+                return  # nothing to backprop to: Chainer asks for no grad
             raise ValueError(
                 f'Variable.backward: the variable has shape '
                 f'{var._array.shape}; set its grad first (only a '
@@ -128,31 +134,47 @@ def backward(outputs, grad_outputs=None, *, retain_grad=False,
 def grad(outputs, inputs, grad_outputs, grad_inputs, set_grad, retain_grad,
          enable_double_backprop, loss_scale):
     """See :func:`kusari.autograd.function_node.grad`."""
-    for name, seq in (('outputs', outputs), ('inputs', inputs)):
-        if not isinstance(seq, (list, tuple)):
-            raise TypeError(f'grad: {name} must be a list or tuple of '
-                            f'Variables, got {type(seq).__name__}')
-        for v in seq:
-            if not isinstance(v, Variable):
-                raise TypeError(f'grad: every element of {name} must be a '
-                                f'Variable, got {type(v).__name__}')
+    for name, seq in (('outputs', outputs), ('inputs', inputs),
+                      ('grad_outputs', grad_outputs),
+                      ('grad_inputs', grad_inputs)):
+        if not isinstance(seq, (list, tuple)) and (
+                seq is not None or name in ('outputs', 'inputs')):
+            raise TypeError(f'grad: {name} must be a list or tuple, got '
+                            f'{type(seq).__name__}')
+    for y in outputs:
+        if not isinstance(y, Variable):
+            raise TypeError(f'grad: every element of outputs must be a '
+                            f'Variable, got {type(y).__name__}')
+    for x in inputs:
+        # (None, as Chainer takes it: an input with no gradient.)
+        if x is not None and not isinstance(x, Variable):
+            raise TypeError(f'grad: every element of inputs must be a '
+                            f'Variable or None, got {type(x).__name__}')
     if grad_inputs is not None and len(grad_inputs) != len(inputs):
         raise ValueError(f'grad: {len(grad_inputs)} grad_inputs given for '
                          f'{len(inputs)} inputs')
     outputs, grad_outputs = _initial_grads(
         'grad', outputs, grad_outputs, loss_scale)
-    input_nodes = [x.node for x in inputs]
+    input_nodes = [None if x is None else x.node for x in inputs]
+    # The grad_inputs start the inputs' gradients: they flow on to inputs
+    # computed from other inputs, as in Chainer.
+    initial = {}
+    if grad_inputs is not None:
+        for node, g_in in zip(input_nodes, grad_inputs):
+            if node is not None and g_in is not None:
+                initial[node] = _as_grad_variable(g_in)
     found = _traverse(outputs, grad_outputs, retain_grad,
-                      enable_double_backprop, stop_nodes=set(input_nodes))
+                      enable_double_backprop,
+                      stop_nodes=set(input_nodes) - {None}, initial=initial)
     results = []
     with using_config('enable_backprop', enable_double_backprop):
-        for i, (x, node) in enumerate(zip(inputs, input_nodes)):
-            gx = found.get(node)
-            if grad_inputs is not None and grad_inputs[i] is not None:
-                g_in = _as_grad_variable(grad_inputs[i])
-                gx = g_in if gx is None else gx + g_in
+        for x, node in zip(inputs, input_nodes):
+            gx = None if node is None else found.get(node)
             results.append(gx)
-            if set_grad:
+            # retain_grad keeps the inputs' gradients too, also where the
+            # traversal stopped short of their creators.
+            if x is not None and (set_grad or retain_grad and
+                                  gx is not None):
                 x._grad_var = gx
     return results
 
@@ -196,9 +218,10 @@ def _initial_grads(caller, outputs, grad_outputs, loss_scale):
 
 
 def _traverse(outputs, grad_outputs, retain_grad, enable_double_backprop,
-              stop_nodes):
+              stop_nodes, initial=None):
     """Run every reachable backward; return the gradients left at the
-    boundary: leaves (``backward``), or ``stop_nodes`` (``grad``)."""
+    boundary: leaves (``backward``), or ``stop_nodes`` (``grad``).
+    ``initial``: gradients some nodes start from (node -> Variable)."""
     # The gradients this pass alone holds (the sums it made, and those
     # handed over), by id, with the node whose entry of grads each is:
     # later contributions to that node are added to it in place. Once out
@@ -210,15 +233,15 @@ def _traverse(outputs, grad_outputs, retain_grad, enable_double_backprop,
     _pass.owned = owned
     try:
         return _walk(outputs, grad_outputs, retain_grad,
-                     enable_double_backprop, stop_nodes, owned)
+                     enable_double_backprop, stop_nodes, owned, initial)
     finally:
         _pass.owned = outer
 
 
 def _walk(outputs, grad_outputs, retain_grad, enable_double_backprop,
-          stop_nodes, owned):
+          stop_nodes, owned, initial):
     """:func:`_traverse` with the pass's ``owned`` dict (None: record)."""
-    grads = {}
+    grads = dict(initial) if initial else {}
     heap = []
     pushed = set()
     found = {}
@@ -235,7 +258,7 @@ def _walk(outputs, grad_outputs, retain_grad, enable_double_backprop,
         add = _adder(owned)
         for y, gy in zip(outputs, grad_outputs):
             node = y.node
-            if not node.requires_grad:
+            if not node._requires_grad:
                 continue
             grads[node] = add(grads[node], gy, node) if node in grads \
                 else gy
@@ -247,14 +270,16 @@ def _walk(outputs, grad_outputs, retain_grad, enable_double_backprop,
         while heap:
             func = pop(heap)[2]
             refs = func.outputs
+            # (An output unchained from func keeps its gradient: a leaf.)
             if len(refs) == 1:
                 node = refs[0]()
                 out_nodes = (node,)
-                gys = (None if node is None else grads.pop(node, None),)
+                gys = (None if node is None or node.creator_node is not func
+                       else grads.pop(node, None),)
             else:
                 out_nodes = [ref() for ref in refs]
-                gys = tuple([None if n is None else grads.pop(n, None)
-                             for n in out_nodes])
+                gys = tuple([None if n is None or n.creator_node is not func
+                             else grads.pop(n, None) for n in out_nodes])
             if stop_nodes is not None:
                 for n, gy in zip(out_nodes, gys):
                     if n in stop_nodes and gy is not None:
@@ -266,7 +291,7 @@ def _walk(outputs, grad_outputs, retain_grad, enable_double_backprop,
                         var._grad_var = gy
             in_nodes = func.inputs
             targets = tuple([i for i, n in enumerate(in_nodes)
-                             if n.requires_grad])
+                             if n._requires_grad])
             if not targets:
                 continue
             if general or func._accumulates or func._local_function_hooks:
@@ -327,37 +352,84 @@ def _call_backward(func, targets, gys, grads, owned):
         gy_data = tuple([None if g is None else g._array for g in gys])
         for hook in hooks:
             hook.backward_preprocess(func, in_data, gy_data)
-    if func._accumulates:
-        in_nodes = func.inputs
-        grad_inputs = tuple([grads.pop(in_nodes[i], None) for i in targets])
-        gxs = func.backward_accumulate(targets, gys, grad_inputs)
-        if owned:
-            # A gradient the pass owned stays its own only where it comes
-            # back in its place, and once.
-            for g, gx in zip(grad_inputs, gxs):
-                if g is not gx or sum(x is g for x in gxs) > 1:
-                    owned.pop(id(g), None)
-    else:
-        gxs = func.backward(targets, gys)
-        if len(gxs) != len(targets):
-            gxs = _targets_only(func, gxs, targets)
+    debug = _config_local.__dict__.get('debug', _global_config['debug'])
+    in_nodes = func.inputs
+    try:
+        if func._accumulates:
+            grad_inputs = tuple([grads.pop(in_nodes[i], None)
+                                 for i in targets])
+            before = grad_inputs
+            gxs = func.backward_accumulate(targets, gys, grad_inputs)
+            if owned:
+                # A gradient the pass owned stays its own only where it
+                # comes back in its place, and once.
+                for g, gx in zip(grad_inputs, gxs):
+                    if g is not gx or sum(x is g for x in gxs) > 1:
+                        owned.pop(id(g), None)
+        else:
+            before = [grads.get(in_nodes[i]) for i in targets] if debug \
+                else None
+            gxs = func.backward(targets, gys)
+            if debug:
+                _check_grad_types(func, gxs)
+            if len(gxs) != len(targets):
+                gxs = _targets_only(func, gxs, targets)
+        if debug:
+            _check_grads_debug(func, targets, gxs, before)
+    except Exception as error:
+        _add_stack(func, error)
+        raise
     if hooks:
         for hook in hooks:
             hook.backward_postprocess(func, in_data, gy_data)
-    if _config_local.__dict__.get('debug', _global_config['debug']):
-        _check_finite(func, [None if g is None else g._array for g in gxs],
-                      'backward')
     return gxs
 
 
-def _targets_only(func, gxs, targets):
-    """The gradients of the targets, from one gradient per input."""
-    if len(gxs) != len(func.inputs):
-        raise ValueError(
-            f'{func.label}.backward returned {len(gxs)} gradients; '
-            f'expected {len(func.inputs)} (one per input) or '
-            f'{len(targets)} (one per target index)')
-    return [gxs[i] for i in targets]
+def _add_stack(func, error):
+    """Append where ``func`` was applied (recorded in debug mode) to the
+    message of ``error``, raised by its backward."""
+    if func.stack is not None:
+        error.args = (_with_stack(func, error.args[0] if error.args else ''),
+                      ) + error.args[1:]
+
+
+def _with_stack(func, message):
+    """``message``, and where ``func`` was applied if debug mode recorded
+    it."""
+    if func.stack is None:
+        return message
+    return (f'{message}\nStacktrace of the function is below:\n'
+            + ''.join(traceback.format_list(func.stack[:-1])))
+
+
+def _check_grad_types(func, gxs):
+    """Debug mode: every gradient returned is a Variable or None."""
+    for gx in gxs:
+        if gx is not None and not isinstance(gx, Variable):
+            raise ValueError(
+                f'{func.label}: type of gradients returned from backward is '
+                f'incorrect: {type(gx)} != expected {Variable}')
+
+
+def _check_grads_debug(func, targets, gxs, before):
+    """Debug mode: each gradient has its input's shape, the dtype of the
+    gradient it adds to (of the input where it is the first), and no
+    NaN."""
+    in_nodes = func.inputs
+    for i, gx, g_before in zip(targets, gxs, before):
+        if gx is None:
+            continue
+        node = in_nodes[i]
+        dtype = node.dtype if g_before is None else g_before.dtype
+        for what, got, expected in (('shape', gx.shape, node.shape),
+                                    ('dtype', gx.dtype, dtype)):
+            if got != expected:
+                raise ValueError(
+                    f'{func.label}: {what} of gradients returned from '
+                    f'backward is incorrect: input-index={i}, actual {got} '
+                    f'!= expected {expected}')
+    _check_finite(func, [None if g is None else g._array for g in gxs],
+                  'backward')
 
 
 def _raise_grad_mismatch(func, index, node, gx):
@@ -365,10 +437,15 @@ def _raise_grad_mismatch(func, index, node, gx):
         raise TypeError(f'{func.label}.backward must return Variables or '
                         f'None; gradient of input {index} is a '
                         f'{type(gx).__name__}')
-    raise ValueError(
-        f'{func.label}.backward: the gradient of input {index} has shape '
-        f'{gx.shape} and dtype {gx.dtype}; expected {node.shape} and '
-        f'{node.dtype}')
+    # Chainer's error types: TypeError for the dtype, ValueError for the
+    # shape.
+    error = TypeError if gx.dtype != node.dtype else ValueError
+    what = 'Dtype' if error is TypeError else 'Shape'
+    got, expected = (gx.dtype, node.dtype) if error is TypeError else \
+        (gx.shape, node.shape)
+    raise error(_with_stack(
+        func, f'{func.label}.backward: {what} of data and grad mismatch '
+        f'(input {index})\ngrad: {got} != data: {expected}'))
 
 
 def _store_leaf_grads(grads, grad_outputs, enable_double_backprop,

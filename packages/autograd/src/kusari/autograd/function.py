@@ -95,9 +95,15 @@ class FunctionAdapter(function_node.FunctionNode):
 
     def __init__(self, function):
         self._function = function
-        # The core type-checks only where a check is defined.
-        self._type_checked = type(function).check_type_forward is not \
-            Function.check_type_forward
+
+    @property
+    def _type_checked(self):
+        # The core type-checks only where a check is defined (on the class
+        # or on the instance).
+        function = self._function
+        return type(function).check_type_forward is not \
+            Function.check_type_forward or \
+            'check_type_forward' in function.__dict__
 
     @property
     def function(self):
@@ -125,7 +131,7 @@ class FunctionAdapter(function_node.FunctionNode):
         if not config.enable_backprop:
             in_data = [None] * n_in
             for i, x in zip(in_indexes, retained):
-                in_data[i] = x.array
+                in_data[i] = None if x is None else x.array
             grad_out_data = tuple([None if gy is None else gy.array
                                    for gy in grad_outputs])
             gxs = _call_old_backward(self._function, tuple(in_data),

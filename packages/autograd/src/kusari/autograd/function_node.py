@@ -121,7 +121,9 @@ class FunctionNode(ForwardByDevice):
                 in_data.append(array)
                 if x._requires_grad:
                     requires_grad = True
-            elif isinstance(x, _ndarray) or _cupy.is_cupy_array(x):
+            elif isinstance(x, _ndarray) or _cupy.is_cupy_array(x) or \
+                    x is None:
+                # (None: an absent optional input, as in Chainer.)
                 in_data.append(x)
             else:
                 raise TypeError(
@@ -135,8 +137,10 @@ class FunctionNode(ForwardByDevice):
             'enable_backprop', _global_config['enable_backprop'])
         if 'cupy' in _modules:
             _check_same_device(self, in_data)
-        if recording and self._type_checked and local_config.get(
-                'type_check', _global_config['type_check']):
+        # (A check_type_forward set on the instance counts too.)
+        if recording and (self._type_checked or
+                          'check_type_forward' in self.__dict__) and \
+                local_config.get('type_check', _global_config['type_check']):
             _check_types(self.check_type_forward, in_data, self)
 
         hooks = _hook_state.__dict__.get('hooks')
@@ -151,8 +155,8 @@ class FunctionNode(ForwardByDevice):
             outputs = self.forward(in_data)
 
         if type(outputs) is not tuple:
-            raise TypeError(f'{self.label}.forward must return a tuple of '
-                            f'arrays, got {type(outputs).__name__}')
+            raise TypeError(f'{self.label}: forward output must be a tuple '
+                            f'of ndarrays, got {type(outputs).__name__}')
         for y in outputs:
             if not isinstance(y, _ndarray) and not _cupy.is_cupy_array(y):
                 outputs = _as_arrays(self, outputs)
@@ -174,8 +178,8 @@ class FunctionNode(ForwardByDevice):
             else:
                 node = _input_node(x)
             in_nodes.append(node)
-            if node.rank > rank:
-                rank = node.rank
+            if node._rank > rank:
+                rank = node._rank
         self.rank = rank
         self.inputs = in_nodes = tuple(in_nodes)
         ret = []
@@ -200,8 +204,9 @@ class FunctionNode(ForwardByDevice):
 
     def __init_subclass__(cls, **kwargs):
         super().__init_subclass__(**kwargs)
-        cls._type_checked = cls.check_type_forward is not \
-            FunctionNode.check_type_forward
+        if '_type_checked' not in cls.__dict__:  # (a class may decide)
+            cls._type_checked = cls.check_type_forward is not \
+                FunctionNode.check_type_forward
         cls._accumulates = cls.backward_accumulate is not \
             FunctionNode.backward_accumulate
 
@@ -245,14 +250,8 @@ class FunctionNode(ForwardByDevice):
         it calls :meth:`backward` and adds.
         """
         gxs = self.backward(target_input_indexes, grad_outputs)
-        n_targets = len(target_input_indexes)
-        if len(gxs) == len(self.inputs) and len(gxs) != n_targets:
-            gxs = tuple([gxs[i] for i in target_input_indexes])
-        elif len(gxs) != n_targets:
-            raise ValueError(
-                f'{self.label}.backward returned {len(gxs)} gradients; '
-                f'expected {len(self.inputs)} (one per input) or '
-                f'{n_targets} (one per target index)')
+        if len(gxs) != len(target_input_indexes):
+            gxs = _targets_only(self, gxs, target_input_indexes)
         return tuple([
             gx if g_in is None else (g_in if gx is None else gx + g_in)
             for gx, g_in in zip(gxs, grad_inputs)])
@@ -263,7 +262,8 @@ class FunctionNode(ForwardByDevice):
         if self._input_indexes_to_retain is None or self.inputs is None:
             return ()
         inputs = self.inputs
-        return tuple([inputs[i].get_variable()
+        return tuple([None if inputs[i].shape is None
+                      else inputs[i].get_variable()
                       for i in self._input_indexes_to_retain])
 
     def get_retained_outputs(self):
@@ -275,12 +275,15 @@ class FunctionNode(ForwardByDevice):
         ret = []
         outputs = list(self.outputs)
         for i, data in zip(indexes, self._retained_output_data):
+            if data is None:  # an output the function did not compute
+                ret.append(None)
+                continue
             node = outputs[i]()
             if node is None:
                 var = _bare(data, True)
                 node = var._node = VariableNode(var)
                 node.creator_node = self
-                node.rank = self.rank + 1
+                node._rank = self.rank + 1
                 node.data = data
                 outputs[i] = weakref.ref(node)
             ret.append(node.get_variable())
@@ -323,11 +326,26 @@ def _as_arrays(func, outputs):
     for y in outputs:
         if isinstance(y, numpy.generic):
             y = numpy.asarray(y)
-        elif not isinstance(y, _ndarray) and not _cupy.is_cupy_array(y):
-            raise TypeError(f'{func.label}.forward must return arrays, got '
-                            f'a {type(y).__name__}')
+        elif not isinstance(y, _ndarray) and not _cupy.is_cupy_array(y) \
+                and y is not None:
+            raise TypeError(f'{func.label}: forward output must be a tuple '
+                            f'of ndarrays (or None), got a '
+                            f'{type(y).__name__}')
         ret.append(y)
     return tuple(ret)
+
+
+def _targets_only(func, gxs, targets):
+    """The gradients of the targets, from one gradient per input."""
+    n_inputs = len(func.inputs)
+    if len(gxs) != n_inputs:
+        expected = str(n_inputs) if n_inputs == len(targets) else \
+            f'{n_inputs} or {len(targets)}'
+        raise ValueError(
+            f'{func.label}: number of gradients returned from backward is '
+            f'incorrect: {len(gxs)} != expected {expected} (one per input, '
+            f'or one per target index)')
+    return [gxs[i] for i in targets]
 
 
 def _output_node(var, array, creator, rank):
@@ -335,12 +353,15 @@ def _output_node(var, array, creator, rank):
     node = _new_node(VariableNode)
     node._variable = _weakref(var)
     node.creator_node = creator
-    node.rank = rank
+    node._rank = rank
     node.data = None
     node.name = None
-    node.requires_grad = True
-    node.shape = array.shape
-    node.dtype = array.dtype
+    node._requires_grad = True
+    if array is None:  # an output the function does not compute
+        node.shape = node.dtype = None
+    else:
+        node.shape = array.shape
+        node.dtype = array.dtype
     return node
 
 
@@ -357,7 +378,8 @@ def _input_node(array):
 
 
 def _check_same_device(func, in_data):
-    devices = {backend.get_device_from_array(x) for x in in_data}
+    devices = {backend.get_device_from_array(x) for x in in_data
+               if x is not None}
     if len(devices) > 1:
         raise ValueError(
             f'{func.label}: inputs are on different devices '
@@ -372,8 +394,8 @@ def _check_finite(func, arrays, phase):
         xp = backend.get_array_module(array)
         if bool(xp.isnan(array).any()):
             raise RuntimeError(
-                f'NaN is detected in the {phase} output {i} of '
-                f'{func.label} (debug mode)')
+                f'NaN is detected on {phase} computation of {func.label} '
+                f'(output {i}; debug mode)')
 
 
 def grad(outputs, inputs, grad_outputs=None, grad_inputs=None,

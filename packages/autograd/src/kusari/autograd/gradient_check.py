@@ -50,32 +50,41 @@ def numerical_grad(f, inputs, grad_outputs, eps=1e-3,
     """Finite-difference gradient of ``sum_i <f(inputs)_i, grad_outputs_i>``.
 
     Each element of each input array is moved by ``±eps`` in place (and
-    restored). With ``detect_nondifferentiable``, it is also moved by
-    ``±eps/2``, and second-order one-sided derivatives from the left and
-    the right (steps of ``eps/2``, as Chainer's) are compared per output
-    element; :class:`NondifferentiableError` is raised where they disagree
-    by more than ``diff_atol + diff_rtol * |derivative|``.
+    restored): a central difference. With ``detect_nondifferentiable`` it
+    is also moved by ``±eps/2``, the derivative is the five-point one, and
+    :class:`NondifferentiableError` is raised, as Chainer does, where the
+    five outputs of an element (``center_outputs`` in the middle) are
+    finite at some points only, or (all finite) a quadratic fits them worse
+    than ``diff_atol + diff_rtol * (max - min)`` (root-mean-square).
 
     Args:
-        f: a function of no arguments returning a tuple of arrays (it reads
-            the ``inputs`` arrays, which are perturbed in place).
+        f: a function of no arguments returning a tuple of arrays or
+            scalars (it reads the ``inputs`` arrays, which are perturbed in
+            place).
         inputs: a tuple of arrays.
-        grad_outputs: a tuple of arrays (or None entries), one per output.
-        eps: the step, a float or one per input.
+        grad_outputs: a tuple of arrays, scalars or None, one per output.
+        eps: the step (positive), a float or one per input.
         center_outputs: ``f()`` at the unperturbed point, if already known.
 
     Returns:
         A tuple of gradient arrays, one per input, in the inputs' dtypes.
     """
     inputs = tuple(inputs)
-    grad_outputs = _as_tuple(grad_outputs)
+    grad_outputs = [None if gy is None else _host64(gy)
+                    for gy in _as_tuple(grad_outputs)]
     eps_list = eps if isinstance(eps, (tuple, list)) else (eps,) * len(
         inputs)
     if len(eps_list) != len(inputs):
         raise ValueError(f'numerical_grad: {len(eps_list)} eps values for '
                          f'{len(inputs)} inputs')
-    if detect_nondifferentiable and center_outputs is None:
-        center_outputs = _as_tuple(f())
+    for step in eps_list:
+        if not step > 0:  # (AssertionError, as Chainer's)
+            raise AssertionError(f'numerical_grad: eps must be positive, '
+                                 f'got {step}')
+    if detect_nondifferentiable:
+        center = _host_outputs(f() if center_outputs is None
+                               else center_outputs)
+    shifts = (-1, -0.5, 0.5, 1) if detect_nondifferentiable else (-1, 1)
 
     grads = []
     for x, step in zip(inputs, eps_list):
@@ -87,44 +96,77 @@ def numerical_grad(f, inputs, grad_outputs, eps=1e-3,
         for i in numpy.ndindex(x.shape):
             orig = x[i].copy()
             values = {}
-            shifts = (-1, -0.5, 0.5, 1) if detect_nondifferentiable \
-                else (-1, 1)
             for k in shifts:
                 x[i] = orig + k * step
-                values[k] = [backend.CpuDevice().send_array(_array_of(y))
-                             .astype(numpy.float64)
-                             for y in _as_tuple(f())]
+                values[k] = _host_outputs(f())
             x[i] = orig
             if detect_nondifferentiable:
-                _check_differentiable(values, center_outputs, step / 2,
-                                      diff_atol, diff_rtol, i)
+                _check_differentiable(
+                    [values[-1], values[-0.5], center, values[0.5],
+                     values[1]], i, diff_atol, diff_rtol)
             total = 0.
-            for y_minus, y_plus, gy in zip(values[-1], values[1],
-                                           grad_outputs):
-                if gy is None:
+            for n, gy in enumerate(grad_outputs):
+                if gy is None or values[1][n] is None:
                     continue
-                gy = backend.CpuDevice().send_array(gy).astype(numpy.float64)
-                total += float(((y_plus - y_minus) * gy).sum())
-            gx[i] = total / (2 * step)
+                if detect_nondifferentiable:
+                    diff = (values[-1][n] - 8 * values[-0.5][n]
+                            + 8 * values[0.5][n] - values[1][n]) / 6
+                else:
+                    diff = (values[1][n] - values[-1][n]) / 2
+                total += float((diff * gy).sum())
+            gx[i] = total / step
         grads.append(gx)
     return tuple(grads)
 
 
-def _check_differentiable(values, center_outputs, step, atol, rtol, index):
-    """Compare each output's derivatives from the left and the right;
-    ``values`` maps a shift of the input, in eps (so ±0.5 is one
-    ``step``), to the outputs there."""
-    for n, center in enumerate(center_outputs):
-        y0 = backend.CpuDevice().send_array(_array_of(center)).astype(
-            numpy.float64)
-        left = (3 * y0 - 4 * values[-0.5][n] + values[-1][n]) / (2 * step)
-        right = (-3 * y0 + 4 * values[0.5][n] - values[1][n]) / (2 * step)
-        scale = numpy.maximum(abs(left), abs(right))
-        if not numpy.all(abs(left - right) <= atol + rtol * scale):
+def _host64(y):
+    """An output (array, Variable or scalar) as a float64 NumPy array."""
+    return numpy.asarray(backend.CpuDevice().send_array(_array_of(y))
+                         if not numpy.isscalar(y) else y, numpy.float64)
+
+
+def _host_outputs(outputs):
+    """Outputs of the function checked, copied to float64 NumPy arrays
+    (None kept): an output may be the very array being perturbed."""
+    return [None if y is None else _host64(y).copy()
+            for y in _as_tuple(outputs)]
+
+
+def _check_differentiable(samples, index, atol, rtol):
+    """Raise :class:`NondifferentiableError` where the outputs at five
+    equally spaced points (``samples``, one list of outputs per point) do
+    not look differentiable: an element finite at some points only, or
+    (where all are finite) one a quadratic fits badly."""
+    any_nonfinite = False
+    for n, y in enumerate(samples[0]):
+        if y is None:
+            continue
+        finite = [numpy.isfinite(ys[n]) for ys in samples]
+        if any((f != finite[0]).any() for f in finite):
             raise NondifferentiableError(
-                f'not differentiable at input element {index}: derivatives '
-                f'from the left {left} and from the right {right} of output '
-                f'{n} differ')
+                f'not differentiable at input element {index}: output {n} '
+                f'is finite at some of the points checked only\n'
+                + _describe('outputs', [ys[n] for ys in samples]))
+        any_nonfinite |= not all(f.all() for f in finite)
+    # A function that is not finite all around (log below 0) is left be.
+    if any_nonfinite:
+        return
+    for n, y in enumerate(samples[0]):
+        if y is None or y.size == 0:
+            continue
+        stack = numpy.stack([ys[n].ravel() for ys in samples])
+        _, (residuals, _, _, _) = numpy.polynomial.polynomial.polyfit(
+            numpy.arange(len(samples)), stack, deg=2, full=True)
+        residuals = numpy.sqrt(residuals / len(samples))
+        spread = stack.max(axis=0) - stack.min(axis=0)
+        bad = (atol + rtol * spread < residuals) & (spread > 0)
+        if bad.any():
+            raise NondifferentiableError(
+                f'not differentiable at input element {index}: a quadratic '
+                f'fits output {n} with a root-mean-square error of '
+                f'{residuals.max()} (tolerance {atol} + {rtol} * the '
+                f'spread of the values)\n'
+                + _describe('outputs', [ys[n] for ys in samples]))
 
 
 def _unit_direction(shapes):
@@ -149,7 +191,12 @@ def _unit_direction(shapes):
 
 
 def _default_no_grads(arrays):
+    """No gradient is checked for non-float inputs, nor for None ones."""
     return [a is None or a.dtype.kind != 'f' for a in arrays]
+
+
+def _as_variable_or_none(x):
+    return None if x is None else Variable(x)
 
 
 def check_backward(func, x_data, y_grad, params=(), eps=1e-3, atol=1e-5,
@@ -190,7 +237,8 @@ def check_backward(func, x_data, y_grad, params=(), eps=1e-3, atol=1e-5,
     # Every input takes part, so that one marked in no_grads is checked to
     # receive no gradient; the arrays themselves, so that the function
     # meets them as given (non-contiguous ones included), as in Chainer.
-    xs = [Variable(x) for x in x_data]
+    # (A None input reaches func as None, as an absent optional input.)
+    xs = [_as_variable_or_none(x) for x in x_data]
     for p in params:
         p.cleargrad()
     with using_config('enable_backprop', True):
@@ -203,10 +251,15 @@ def check_backward(func, x_data, y_grad, params=(), eps=1e-3, atol=1e-5,
     elif len(y_grad) != len(ys):
         raise ValueError(f'check_backward: {len(y_grad)} y_grad arrays for '
                          f'{len(ys)} outputs')
-    _backprop.backward(list(ys), None if y_grad is None else list(y_grad))
+    if y_grad is None:
+        _backprop.backward(list(ys))
+    else:
+        # An output whose y_grad is None gives its function no gradient.
+        starts = [(y, gy) for y, gy in zip(ys, y_grad) if gy is not None]
+        _backprop.backward([y for y, _ in starts], [gy for _, gy in starts])
 
     for x, skip in zip(xs, no_grads):
-        if skip and x.grad is not None:
+        if skip and x is not None and x.grad is not None:
             raise RuntimeError(f'check_backward: an input marked in no_grads '
                                f'received a gradient of shape {x.grad.shape}')
     targets = [x for x, skip in zip(xs, no_grads) if not skip] + list(params)
@@ -251,7 +304,8 @@ def check_backward(func, x_data, y_grad, params=(), eps=1e-3, atol=1e-5,
             p.array = new.astype(p.dtype) if compute_dtype is None else new
         try:
             with using_config('enable_backprop', False):
-                outs = _as_tuple(func(*[Variable(a) for a in inputs]))
+                outs = _as_tuple(func(*[_as_variable_or_none(a)
+                                        for a in inputs]))
         finally:
             for p, a in zip(params, saved):
                 p.array = a

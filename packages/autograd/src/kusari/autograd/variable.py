@@ -59,22 +59,40 @@ class VariableNode:
         requires_grad: whether gradients flow into it.
     """
 
-    __slots__ = ('_variable', 'creator_node', 'rank', 'data', 'name',
-                 'requires_grad', 'shape', 'dtype', '__weakref__')
+    __slots__ = ('_variable', 'creator_node', '_rank', 'data', 'name',
+                 '_requires_grad', 'shape', 'dtype', '__weakref__')
 
-    def __init__(self, variable, name=None):
+    def __init__(self, variable, name=None, **kwargs):
+        if kwargs:
+            # Chainer's VariableNode took the gradient before v3.
+            if 'grad' in kwargs:
+                raise ValueError('VariableNode: the grad argument was '
+                                 'removed; set the gradient on the '
+                                 'Variable instead')
+            raise TypeError(f'VariableNode: unexpected keyword arguments '
+                            f'{", ".join(sorted(kwargs))}')
         self._variable = weakref.ref(variable)
         self.creator_node = None
-        self.rank = 0
+        self._rank = 0
         self.data = None
         self.name = name
-        self.requires_grad = variable._requires_grad
+        self._requires_grad = variable._requires_grad
         array = variable._array
         if array is None:
             self.shape = self.dtype = None
         else:
             self.shape = array.shape
             self.dtype = array.dtype
+
+    @property
+    def rank(self):
+        """0 for a leaf; one more than its creator's rank otherwise."""
+        return self._rank
+
+    @property
+    def requires_grad(self):
+        """Whether gradients flow into this node."""
+        return self._requires_grad
 
     @property
     def creator(self):
@@ -91,8 +109,11 @@ class VariableNode:
         self.set_creator_node(getattr(creator, 'node', creator))
 
     def set_creator_node(self, creator_node):
+        """Set the creator FunctionNode; None makes the node a leaf that
+        keeps its rank (as :meth:`unchain` does)."""
         self.creator_node = creator_node
-        self.rank = creator_node.rank + 1
+        if creator_node is not None:
+            self._rank = creator_node.rank + 1
 
     @property
     def label(self):
@@ -116,7 +137,7 @@ class VariableNode:
         var = self._variable()
         if var is not None:
             return var
-        var = Variable._bare(self.data, self.requires_grad)
+        var = Variable._bare(self.data, self._requires_grad)
         var._node = self
         self._variable = weakref.ref(var)
         return var
@@ -155,6 +176,9 @@ class Variable:
                  '_loss_scale', '__weakref__')
     # Make NumPy defer to our reflected operators (``ndarray * Variable``).
     __array_priority__ = 200
+    # Kusari holds NumPy and CuPy arrays only; Chainer's code that branches
+    # on ChainerX arrays reads this.
+    _has_chainerx_array = False
 
     def __init__(self, data=None, *, name=None, grad=None,
                  requires_grad=True):
@@ -163,9 +187,11 @@ class Variable:
         _check_grad(grad, data, 'Variable')
         self._array = data
         self._requires_grad = requires_grad
-        self._node = None
         self._name = name
         self._grad_var = None if grad is None else Variable._bare(grad, True)
+        # A Variable made by the user has its node at once, as in Chainer;
+        # the core's own outputs get theirs only when a graph is recorded.
+        self._node = VariableNode(self, name)
 
     @staticmethod
     def _bare(array, requires_grad):
@@ -304,7 +330,7 @@ class Variable:
                              'variable that already has a gradient')
         self._requires_grad = bool(value)
         if self._node is not None:
-            self._node.requires_grad = bool(value)
+            self._node._requires_grad = bool(value)
 
     def retain_data(self):
         self.node.data = self._array
@@ -390,6 +416,8 @@ class Variable:
         src = var.grad_var
         if src is None:
             return
+        if self._array is None:  # an uninitialized Parameter
+            self.initialize(var.shape)
         device = self.device
         src_array = device.send(src.array)
         dst = self._grad_var
@@ -441,8 +469,19 @@ class Variable:
             backend.GpuDevice(cuda._get_device_or_current(device)))
 
     def copydata(self, var):
-        """Copy ``var``'s array into this one's, across devices."""
-        backend.copyto(self._array, var.array)
+        """Copy ``var``'s array into this one's, across devices. An
+        uninitialized Parameter on either side is first initialized to the
+        other's shape (nothing happens if both are)."""
+        src, dst = var.array, self._array
+        if src is None:
+            if dst is None:
+                return
+            var.initialize(dst.shape)
+            src = var.array
+        elif dst is None:
+            self.initialize(src.shape)
+            dst = self._array
+        backend.copyto(dst, src)
 
     # -- differentiable shape helpers ----------------------------------
 
@@ -483,11 +522,12 @@ class Variable:
             body = 'None'
         else:
             array = backend.CpuDevice().send_array(array)
-            if array.size > 0 or array.shape == (0,):
-                body = numpy.array2string(
-                    array, separator=separator, prefix=prefix + '(')
-            else:
-                body = f'[], shape={array.shape}'
+            body = numpy.array2string(
+                array, separator=separator, prefix=prefix + '(')
+            # repr shows the shape of an empty array as NumPy's does.
+            if separator == ', ' and array.size == 0 and \
+                    array.shape != (0,):
+                body += f', shape={array.shape}'
         return f'{prefix}({body})'
 
     def __repr__(self):
@@ -566,22 +606,34 @@ class Parameter(Variable):
         shape: the shape; without one the parameter stays uninitialized
             until :meth:`initialize` is called (lazy parameters).
         name: the parameter's name.
+
+    As in Chainer, a parameter made by its initializer starts with a NaN
+    gradient (a gradient nobody computed; ``cleargrad`` before the first
+    backward), unless :meth:`cleargrad` was called before it was
+    initialized. Before it is initialized its ``grad`` cannot be read,
+    unless something set it (``cleargrad``, ``grad = None``).
     """
 
+    # _grad_initializer: the value the gradient is filled with when the
+    # parameter is initialized (None: no gradient); _grad_set: whether the
+    # gradient of an uninitialized parameter was set (so it reads as None).
     __slots__ = ('initializer', 'update_rule', '_grad_initializer',
-                 '_device_for_init', '__dict__')
+                 '_grad_set', '_device_for_init', '__dict__')
 
     def __init__(self, initializer=None, shape=None, name=None):
         from kusari.array import initializers
         if _is_array(initializer):
             Variable.__init__(self, initializer, name=name)
             self.initializer = initializers.Constant(initializer)
+            self._grad_initializer = None
+            self._grad_set = True
         else:
             Variable.__init__(self, None, name=name)
             self.initializer = initializers.NaN() if initializer is None \
                 else initializers._get_initializer(initializer)
+            self._grad_initializer = numpy.nan
+            self._grad_set = False
         self.update_rule = None
-        self._grad_initializer = None
         self._device_for_init = backend.CpuDevice()
         if shape is not None and self._array is None:
             self.initialize(shape)
@@ -589,6 +641,31 @@ class Parameter(Variable):
     @property
     def is_initialized(self):
         return self._array is not None
+
+    @property
+    def grad(self):
+        """The gradient array, or None; reading it raises RuntimeError
+        while the parameter is uninitialized, unless :meth:`cleargrad` (or
+        the deprecated :meth:`zerograd`) was called."""
+        gv = self._grad_var
+        if gv is not None:
+            return gv._array
+        if self._array is None and not self._grad_set:
+            raise RuntimeError(
+                'Parameter.grad: the gradient of an uninitialized parameter '
+                'is made when it is initialized; initialize it first, or '
+                'call cleargrad()')
+        return None
+
+    @grad.setter
+    def grad(self, grad):
+        Variable.grad.fset(self, grad)
+        self._grad_set = True
+
+    @Variable.grad_var.setter
+    def grad_var(self, grad_var):
+        Variable.grad_var.fset(self, grad_var)
+        self._grad_set = True
 
     @property
     def dtype(self):
@@ -619,18 +696,24 @@ class Parameter(Variable):
         self._array = array
         if self._node is not None:
             self._node.shape, self._node.dtype = array.shape, array.dtype
-        if self._grad_initializer is not None:
-            self._grad_var = Variable._bare(device.xp.full_like(
-                array, self._grad_initializer), True)
-            self._grad_initializer = None
+        fill = self._grad_initializer
+        if fill is not None and (fill == 0 or array.dtype.kind in 'fc'):
+            self._grad_var = Variable._bare(
+                device.xp.full_like(array, fill), True)
+        self._grad_initializer = None
 
     def cleargrad(self):
         Variable.cleargrad(self)
         self._grad_initializer = None
+        self._grad_set = True
 
     def zerograd(self):
         if self._array is None:
+            warnings.warn('Parameter.zerograd is deprecated; use '
+                          'Parameter.cleargrad instead', DeprecationWarning,
+                          stacklevel=2)
             self._grad_initializer = 0
+            self._grad_set = True
         else:
             Variable.zerograd(self)
 
@@ -648,26 +731,34 @@ class Parameter(Variable):
         param = Parameter.__new__(Parameter)
         for name in ('_array', '_requires_grad', '_name', '_grad_var',
                      'initializer', 'update_rule', '_grad_initializer',
-                     '_device_for_init'):
+                     '_grad_set', '_device_for_init'):
             setattr(param, name, getattr(self, name))
         param._node = None
         param.__dict__.update(self.__dict__)
         return param
 
     def __reduce__(self):
-        return _rebuild_parameter, (self._array, self._name, self.grad,
+        grad = None if self._grad_var is None else self._grad_var._array
+        return _rebuild_parameter, (self._array, self._name, grad,
                                     self.initializer, self.update_rule,
                                     self._requires_grad,
-                                    self._device_for_init)
+                                    self._device_for_init,
+                                    self._grad_initializer, self._grad_set)
 
 
 def _initializer_dtype(initializer):
     from kusari.array.configuration import get_dtype
-    return get_dtype(getattr(initializer, 'dtype', None))
+    if not hasattr(initializer, 'dtype'):
+        raise RuntimeError(
+            f'Parameter.dtype: the parameter is uninitialized and its '
+            f'initializer {initializer!r} has no dtype; the dtype is not '
+            f'determined yet')
+    return get_dtype(initializer.dtype)
 
 
 def _rebuild_parameter(array, name, grad, initializer, update_rule,
-                       requires_grad=True, device=None):
+                       requires_grad=True, device=None,
+                       grad_initializer=None, grad_set=True):
     param = Parameter(array if array is not None else initializer,
                       name=name)
     param.initializer = initializer
@@ -677,6 +768,8 @@ def _rebuild_parameter(array, name, grad, initializer, update_rule,
     param._requires_grad = requires_grad
     if device is not None:
         param._device_for_init = device
+    param._grad_initializer = grad_initializer
+    param._grad_set = grad_set
     return param
 
 

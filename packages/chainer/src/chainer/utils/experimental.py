@@ -7,7 +7,7 @@ def experimental(api_name):
     does); ``chainer.disable_experimental_feature_warning = True`` silences
     it."""
     import chainer
-    if not getattr(chainer, 'disable_experimental_feature_warning', False):
+    if not chainer.disable_experimental_feature_warning:
         warnings.warn(
             f'{api_name} is experimental. The interface can change in the '
             f'future.', FutureWarning, stacklevel=2)

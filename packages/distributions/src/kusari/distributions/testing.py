@@ -1,4 +1,5 @@
-"""Base class of distribution tests (``chainer.testing.distribution_unittest``).
+"""The base class of distribution tests
+(``chainer.testing.distribution_unittest``).
 
 A subclass describes a distribution and its SciPy counterpart in
 ``setUp_configure``; the base class compares shapes, moments, densities and

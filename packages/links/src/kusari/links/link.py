@@ -52,22 +52,10 @@ def _shared_parameter(param):
     shared = Parameter(param.initializer, name=param.name)
     shared.to_device(param.device)
     shared.array = param.array
+    shared.grad = None
     shared.update_rule = param.update_rule
     shared.requires_grad = param.requires_grad
     return shared
-
-
-def _copy_param_data(dst, src):
-    """Copy ``src``'s array into ``dst``, initializing the one that is not
-    yet (from the other's shape), as ``Parameter.copydata`` does in
-    Chainer."""
-    if src.array is None:
-        if dst.array is None:
-            return
-        src.initialize(dst.shape)
-    elif dst.array is None:
-        dst.initialize(src.shape)
-    backend.copyto(dst.array, src.array)
 
 
 def _note_link_path(error, link):
@@ -480,7 +468,7 @@ class Link(device_resident.DeviceResident):
                         f'{path} has shape {mine.shape} here and '
                         f'{value.shape} in the given link')
         for _, param, other in pairs:
-            _copy_param_data(param, other)
+            param.copydata(other)
         for _, owner, name, value in persistents:
             mine = owner.__dict__[name]
             if backend.is_array_supported(mine) and \

@@ -1,4 +1,6 @@
 """Small array helpers shared by functions."""
+import math
+
 import numpy
 
 
@@ -17,16 +19,16 @@ def force_array(x, dtype=None):
 
 
 def force_type(dtype, value):
-    """A scalar ``value`` as a scalar of ``dtype`` (arrays pass through)."""
+    """``value`` as ``dtype``: a scalar as a scalar of it, an array of
+    another dtype converted (no copy where it already has it)."""
     if numpy.isscalar(value):
         return dtype.type(value)
+    if value.dtype != dtype:
+        return value.astype(dtype, copy=False)
     return value
 
 
 def size_of_shape(shape):
-    """The number of elements of an array of ``shape`` (a Python int; 1
-    for the empty shape)."""
-    size = 1
-    for length in shape:
-        size *= int(length)
-    return size
+    """The number of elements of an array of ``shape``, as an int (1 for
+    ``()``)."""
+    return int(math.prod(shape))

@@ -77,9 +77,11 @@ light_mode = LightMode()
 
 # Expressions
 
-_COMPARISON = 4  # Python's operator precedence, low to high
-_UNARY = 11
-_ATOM = 13  # names, constants, attributes, subscriptions, calls
+# Python's operator precedence, low to high, numbered as Chainer numbers
+# it (an Expr built by hand, BinaryOperator(4, ...), renders alike).
+_COMPARISON = -1
+_UNARY = 6
+_ATOM = 8  # names, constants, attributes, subscriptions, calls
 
 
 def _binary(symbol, priority, func, right_associative=False):
@@ -96,7 +98,7 @@ def _binary(symbol, priority, func, right_associative=False):
 
 def _comparison(symbol):
     def compare(self, other):
-        return Comparison(self, _operand(other), symbol)
+        return _compare(self, _operand(other), symbol)
     return compare
 
 
@@ -126,18 +128,18 @@ class Expr:
     __ge__ = _comparison('>=')
     __hash__ = None
 
-    __add__, __radd__ = _binary('+', 9, operator.add)
-    __sub__, __rsub__ = _binary('-', 9, operator.sub)
-    __mul__, __rmul__ = _binary('*', 10, operator.mul)
-    __truediv__, __rtruediv__ = _binary('/', 10, operator.truediv)
-    __floordiv__, __rfloordiv__ = _binary('//', 10, operator.floordiv)
-    __mod__, __rmod__ = _binary('%', 10, operator.mod)
-    __pow__, __rpow__ = _binary('**', 12, operator.pow, True)
-    __lshift__, __rlshift__ = _binary('<<', 8, operator.lshift)
-    __rshift__, __rrshift__ = _binary('>>', 8, operator.rshift)
-    __and__, __rand__ = _binary('&', 7, operator.and_)
-    __xor__, __rxor__ = _binary('^', 6, operator.xor)
-    __or__, __ror__ = _binary('|', 5, operator.or_)
+    __add__, __radd__ = _binary('+', 4, operator.add)
+    __sub__, __rsub__ = _binary('-', 4, operator.sub)
+    __mul__, __rmul__ = _binary('*', 5, operator.mul)
+    __truediv__, __rtruediv__ = _binary('/', 5, operator.truediv)
+    __floordiv__, __rfloordiv__ = _binary('//', 5, operator.floordiv)
+    __mod__, __rmod__ = _binary('%', 5, operator.mod)
+    __pow__, __rpow__ = _binary('**', 7, operator.pow, True)
+    __lshift__, __rlshift__ = _binary('<<', 3, operator.lshift)
+    __rshift__, __rrshift__ = _binary('>>', 3, operator.rshift)
+    __and__, __rand__ = _binary('&', 2, operator.and_)
+    __xor__, __rxor__ = _binary('^', 1, operator.xor)
+    __or__, __ror__ = _binary('|', 0, operator.or_)
 
     __neg__ = _unary('-', operator.neg)
     __pos__ = _unary('+', operator.pos)
@@ -150,7 +152,7 @@ class Expr:
             raise AttributeError(
                 f'{type(self).__name__} has no attribute {name!r} (only '
                 f'public attributes are recorded in expressions)')
-        return Member(self, name)
+        return GetAttr(self, name)
 
     def __getitem__(self, key):
         return GetItem(self, key)
@@ -161,7 +163,7 @@ class Expr:
     def __bool__(self):
         if _mode.light:
             return bool(self.eval())
-        raise TypeError(
+        raise RuntimeError(
             f'the expression {self} has no truth value: pass conditions to '
             f'type_check.expect, and compute values with type_check.eval')
 
@@ -205,7 +207,7 @@ class Constant(Expr):
         return eval(self.value)
 
     def __str__(self):
-        return _render(self.value)
+        return _repr(self.value)
 
 
 class Variable(Expr):
@@ -227,8 +229,9 @@ class Variable(Expr):
         return self.name
 
 
-class Member(Expr):
-    """Attribute access ``obj.name``."""
+class GetAttr(Expr):
+    """Attribute access ``obj.name`` (``name`` a string, or an expression
+    of one)."""
 
     __slots__ = ('obj', 'name')
 
@@ -237,10 +240,15 @@ class Member(Expr):
         self.name = name
 
     def eval(self):
-        return getattr(self.obj.eval(), self.name)
+        return getattr(self.obj.eval(), eval(self.name))
 
     def __str__(self):
-        return f'{_render(self.obj, _ATOM)}.{self.name}'
+        name = self.name
+        if isinstance(name, Constant):
+            name = name.value
+        if isinstance(name, str):
+            return f'{_repr(self.obj, _ATOM)}.{name}'
+        return f'getattr({_repr(self.obj)}, {_repr(name)})'
 
 
 class GetItem(Expr):
@@ -256,7 +264,7 @@ class GetItem(Expr):
         return self.obj.eval()[eval(self.key)]
 
     def __str__(self):
-        return f'{_render(self.obj, _ATOM)}[{_render_key(self.key)}]'
+        return f'{_repr(self.obj, _ATOM)}[{_render_key(self.key)}]'
 
 
 class Call(Expr):
@@ -272,8 +280,8 @@ class Call(Expr):
         return self.fn.eval()(*[eval(arg) for arg in self.args])
 
     def __str__(self):
-        args = ', '.join(_render(arg) for arg in self.args)
-        return f'{_render(self.fn, _ATOM)}({args})'
+        args = ', '.join(_repr(arg) for arg in self.args)
+        return f'{_repr(self.fn, _ATOM)}({args})'
 
 
 class BinaryOperator(Expr):
@@ -306,8 +314,8 @@ class BinaryOperator(Expr):
         right_min = self.priority if self.right_associative else tight
         if self.priority == _COMPARISON:
             left_min = right_min = tight
-        return (f'{_render(self.left, left_min)} {self.symbol} '
-                f'{_render(self.right, right_min)}')
+        return (f'{_repr(self.left, left_min)} {self.symbol} '
+                f'{_repr(self.right, right_min)}')
 
 
 class UnaryOperator(Expr):
@@ -325,7 +333,7 @@ class UnaryOperator(Expr):
         return self.func(self.operand.eval())
 
     def __str__(self):
-        return f'{self.symbol}{_render(self.operand, self.priority)}'
+        return f'{self.symbol}{_repr(self.operand, self.priority)}'
 
 
 _COMPARISONS = {  # symbol: (function, symbol of the negation)
@@ -335,38 +343,45 @@ _COMPARISONS = {  # symbol: (function, symbol of the negation)
 }
 
 
-class Comparison(BinaryOperator, Testable):
-    """``left <symbol> right`` for a comparison; fails showing both values.
+class BoolBinaryOperator(BinaryOperator, Testable):
+    """``lhs <exp> rhs`` for a comparison, computed by ``func``; fails
+    showing both values with ``inv``, the negation of ``exp``.
 
     A failing ``x.ndim == 2`` reports ``Actual: 3 != 2``.
     """
 
-    __slots__ = ()
+    __slots__ = ('inv',)
 
-    def __init__(self, left, right, symbol):
-        super().__init__(_COMPARISON, left, right, symbol,
-                         _COMPARISONS[symbol][0])
+    def __init__(self, lhs, rhs, exp, inv, func):
+        super().__init__(_COMPARISON, lhs, rhs, exp, func)
+        self.inv = inv
 
     def expect(self):
         left, right = eval(self.left), eval(self.right)
         if not self.func(left, right):
-            negation = _COMPARISONS[self.symbol][1]
             raise InvalidType(
-                str(self), f'{_render(left)} {negation} {_render(right)}')
+                str(self), f'{_repr(left)} {self.inv} {_repr(right)}')
+
+
+def _compare(left, right, symbol):
+    func, negation = _COMPARISONS[symbol]
+    return BoolBinaryOperator(left, right, symbol, negation, func)
 
 
 def _holds_expr(values):
-    return any(isinstance(value, Expr) for value in values)
+    """Whether ``values`` (nested lists and tuples too) hold an Expr."""
+    return any(isinstance(value, Expr) or type(value) in (tuple, list)
+               and _holds_expr(value) for value in values)
 
 
-def _render(value, min_priority=0):
+def _repr(value, min_priority=_COMPARISON):
     """Source text of a value; parenthesized if it binds looser than needed.
     """
     if isinstance(value, Expr):
         text = str(value)
         return f'({text})' if value.priority < min_priority else text
     if type(value) in (tuple, list) and _holds_expr(value):
-        items = ', '.join(_render(item) for item in value)
+        items = ', '.join(_repr(item) for item in value)
         if type(value) is list:
             return f'[{items}]'
         return f'({items},)' if len(value) == 1 else f'({items})'
@@ -377,12 +392,12 @@ def _render_key(key):
     if type(key) is tuple:
         return ', '.join(_render_key(part) for part in key)
     if type(key) is slice:
-        text = ':'.join('' if bound is None else _render(bound)
+        text = ':'.join('' if bound is None else _repr(bound)
                         for bound in (key.start, key.stop))
-        return text if key.step is None else f'{text}:{_render(key.step)}'
+        return text if key.step is None else f'{text}:{_repr(key.step)}'
     if key is Ellipsis:
         return '...'
-    return _render(key)
+    return repr(key) if isinstance(key, str) else _repr(key)
 
 
 def eval(exp):
@@ -483,7 +498,7 @@ class TypeInfoTuple(tuple):
         return tuple.__getitem__(self, key)
 
 
-class _LightTypes(tuple):
+class LightTypeInfoTuple(tuple):
     """The light-mode ``in_types``: the arrays themselves, indexed at C
     speed. Its slices are plain tuples; a check that needs more of them
     falls back to the symbolic run, which decides."""
@@ -601,13 +616,13 @@ def _expect_one(condition, position):
     elif isinstance(condition, Expr):
         value = condition.eval()
         if not value:
-            raise InvalidType(str(condition), _render(value))
+            raise InvalidType(str(condition), _repr(value))
     elif not condition:
         raise InvalidType(
             f'condition {position} of type_check.expect to hold (it was '
             f'given as a plain {type(condition).__name__}, so it cannot be '
             f'shown; build it from in_types to see it here)',
-            _render(condition))
+            _repr(condition))
 
 
 def expect_broadcast_shapes(*shape_types):
@@ -666,7 +681,7 @@ def check_types(check_type_forward, in_data, function_name,
         _mode.light = True
         # Arrays have shape, dtype, ndim and size: in light mode they serve
         # as their own TypeInfo, which saves building one per input.
-        in_types = _LightTypes(in_data)
+        in_types = LightTypeInfoTuple(in_data)
         if input_names is not None:
             argname(in_types, input_names)
         check_type_forward(in_types)

@@ -89,7 +89,8 @@ class ParameterStatistics(extension.Extension):
         prefix = self._prefix + '/' if self._prefix else ''
         for link in self._links:
             link_name = str(getattr(link, 'name', None))
-            for param_name, param in link.namedparams():
+            # (An uninitialized parameter has neither data nor gradient.)
+            for param_name, param in link.namedparams(include_uninit=False):
                 for attr in self._attrs:
                     array = param.array if attr == 'data' else param.grad
                     if array is None:

@@ -45,7 +45,8 @@ def _selected_shape(shape, slices):
                          f'slices; got {slices}')
     indexed = sum(
         0 if s is None or s is Ellipsis else
-        s.ndim if getattr(s, 'dtype', None) == bool else 1 for s in slices)
+        s.ndim if getattr(getattr(s, 'dtype', None), 'kind', '') == 'b' else 1
+        for s in slices)
     if indexed > len(shape):
         raise type_check.InvalidType(
             f'a.ndim >= {indexed}', f'a.ndim = {len(shape)}',

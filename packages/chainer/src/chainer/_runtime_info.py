@@ -1,0 +1,40 @@
+"""The versions ``import chainer`` runs on, as ``chainer.print_runtime_info``
+prints them."""
+import platform
+import sys
+
+import numpy
+
+from kusari.array import _cupy
+
+
+class _RuntimeInfo:
+    """The platform and the versions of Chainer's API, NumPy and CuPy; its
+    ``str`` is the text printed."""
+
+    def __init__(self):
+        import chainer
+        cupy = _cupy.cupy_or_none()
+        self.platform_version = platform.platform()
+        self.chainer_version = chainer.__version__
+        self.numpy_version = numpy.__version__
+        self.cupy_version = cupy.__version__ if cupy else None
+
+    def __str__(self):
+        cupy = self.cupy_version or 'Not Available'
+        return (f'Platform: {self.platform_version}\n'
+                f'Chainer: {self.chainer_version} (Kusari drop-in)\n'
+                f'ChainerX: Not Available\n'
+                f'NumPy: {self.numpy_version}\n'
+                f'CuPy: {cupy}\n'
+                f'iDeep: Not Available\n')
+
+
+def _get_runtime_info():
+    return _RuntimeInfo()
+
+
+def print_runtime_info(out=None):
+    """Print the versions this drop-in runs on (platform, NumPy, CuPy) to
+    ``out`` (standard output by default)."""
+    (sys.stdout if out is None else out).write(str(_get_runtime_info()))
