@@ -545,3 +545,15 @@ def test_copydata_and_addgrad_initialize_parameters():
     target.cleargrad()
     target.addgrad(src)
     numpy.testing.assert_array_equal(target.grad, src.grad)
+
+
+def test_copies_of_an_uninitialized_parameter_share_its_array():
+    # As in Chainer (Link.copy of a lazy link relies on it).
+    x = Parameter()
+    y = copy.copy(x)
+    x.initialize((3, 2))
+    assert y.array is x.array
+    z = Parameter()
+    w = copy.copy(z)
+    w.initialize((2,))
+    assert z.array is w.array

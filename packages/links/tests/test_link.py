@@ -315,6 +315,14 @@ def test_copyparams_copies_params_and_persistents():
     assert fresh.counter.calls == 0
 
 
+def test_shared_copy_of_a_lazy_link_gets_the_array_it_is_given():
+    lazy = Linear(None, 2)
+    shared = lazy.copy('share')
+    lazy(numpy.ones((1, 3), numpy.float32))
+    assert shared.W.array is lazy.W.array
+    assert shared.W.grad is None
+
+
 def test_copyparams_initializes_lazy_parameters():
     lazy = Linear(None, 2)
     lazy.copyparams(Linear(3, 2))

@@ -696,6 +696,11 @@ class Parameter(Variable):
         self._array = array
         if self._node is not None:
             self._node.shape, self._node.dtype = array.shape, array.dtype
+        for ref in self.__dict__.pop('_uninitialized_copies', ()):
+            copied = ref()
+            if copied is not None and copied._array is None:
+                copied._array = array
+                copied.__dict__.pop('_uninitialized_copies', None)
         fill = self._grad_initializer
         if fill is not None and (fill == 0 or array.dtype.kind in 'fc'):
             self._grad_var = Variable._bare(
@@ -734,6 +739,12 @@ class Parameter(Variable):
                      '_grad_set', '_device_for_init'):
             setattr(param, name, getattr(self, name))
         param._node = None
+        if self._array is None:
+            # As in Chainer, the copies of an uninitialized parameter share
+            # its array once one of them is initialized (Link.copy of a
+            # lazy link).
+            copies = self.__dict__.setdefault('_uninitialized_copies', [])
+            copies += [weakref.ref(self), weakref.ref(param)]
         param.__dict__.update(self.__dict__)
         return param
 

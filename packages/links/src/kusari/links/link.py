@@ -48,13 +48,10 @@ def _check_mode(caller, mode):
 
 
 def _shared_parameter(param):
-    """A new Parameter sharing ``param``'s array (no gradient)."""
-    shared = Parameter(param.initializer, name=param.name)
-    shared.to_device(param.device)
-    shared.array = param.array
+    """A new Parameter sharing ``param``'s array (also the one it gets
+    when it is initialized later), without a gradient."""
+    shared = copy_module.copy(param)
     shared.grad = None
-    shared.update_rule = param.update_rule
-    shared.requires_grad = param.requires_grad
     return shared
 
 
