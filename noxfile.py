@@ -1,4 +1,5 @@
-"""Sessions: each package alone, conformance per device, lint, demo, bench.
+"""Sessions: each package alone, conformance per device, Chainer's own test
+suite, lint, demo, bench.
 
 Run through ``python run.py`` (which installs nox where it is missing) or
 ``nox -s NAME``.  Local packages are installed from their directories, not
@@ -39,7 +40,8 @@ else:
     print('available' if count else 'CuPy sees no GPU')
 """
 
-nox.options.sessions = ['tests', 'conformance', 'docs', 'examples', 'lint']
+nox.options.sessions = ['tests', 'conformance', 'chainer_suite', 'docs',
+                        'examples', 'lint']
 
 
 @dataclasses.dataclass(frozen=True)

@@ -1,7 +1,7 @@
 """Run the project's nox sessions, installing nox first where it is missing.
 
-    python run.py test    # each package alone, conformance, docs,
-                          # examples, lint
+    python run.py test    # each package alone, conformance, Chainer's
+                          # own test suite, docs, examples, lint
     python run.py demo    # the walkthrough in demo/
     python run.py bench   # bench/ workloads beside Chainer 7.8.1 and PyTorch
 
@@ -21,11 +21,13 @@ ROOT = Path(__file__).resolve().parent
 TOOLS_ENV = ROOT / '.venv-tools'
 NOX = 'nox==2026.10.20'
 COMMANDS = {
-    'test': ('tests', 'conformance', 'docs', 'examples', 'lint'),
+    'test': ('tests', 'conformance', 'chainer_suite', 'docs', 'examples',
+             'lint'),
     'demo': ('demo',),
     'bench': ('bench',),
     'lint': ('lint',),
     'differential': ('differential',),
+    'chainer_suite': ('chainer_suite',),
 }
 
 
