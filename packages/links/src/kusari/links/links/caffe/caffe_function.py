@@ -52,12 +52,13 @@ class CaffeFunction(link.Chain):
         y, = func(inputs={'data': x}, outputs=['fc8'])
 
     The layer types emulated: Concat, Convolution, Deconvolution, Data
-    (skipped), Dropout, InnerProduct (axis 1), LRN (across channels),
-    Pooling (max and average), ReLU (leaky with a negative slope),
-    Reshape, BatchNorm, Eltwise, Scale, Slice, Sigmoid, Softmax and
-    SoftmaxWithLoss (along the channels), and Split; V1 layers (the older
-    format) of the same kinds too. Another type is skipped with a warning;
-    an option the emulation does not support raises RuntimeError.
+    and Input (skipped), Dropout, InnerProduct (axis 1), LRN (across
+    channels), Pooling (max and average), ReLU (leaky with a negative
+    slope), Reshape, BatchNorm, Eltwise, Scale, Slice, Sigmoid, Softmax
+    and SoftmaxWithLoss (along the channels), and Split; V1 layers (the
+    older format) of the same kinds too. Another type is skipped with a
+    warning; an option the emulation does not support raises
+    RuntimeError.
 
     Args:
         model_path (str): Path to the binary-proto model file of Caffe.
@@ -172,6 +173,11 @@ class CaffeFunction(link.Chain):
     @_layer('Data', 'DATA')
     def _setup_data(self, layer):
         """Data layers feed Caffe's solver: skipped."""
+
+    @_layer('Input', None)
+    def _setup_input(self, layer):
+        """Input layers declare the network's inputs, which the call
+        gives: nothing to run."""
 
     @_layer('Dropout', 'DROPOUT')
     def _setup_dropout(self, layer):
