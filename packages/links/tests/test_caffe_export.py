@@ -182,3 +182,11 @@ def test_a_convolution_caffe_sizes_otherwise_is_refused(
     x = numpy.zeros((1, 1, size, size), numpy.float32)
     with pytest.raises(ValueError, match=message):
         export.export(Model(), (x,), str(tmp_path))
+
+
+def test_a_dilated_convolution_read_back_computes_the_same(tmp_path):
+    model = L.Convolution2D(2, 3, 3, pad=2, dilate=2)
+    x = numpy.random.RandomState(2).uniform(
+        -1, 1, (1, 2, 6, 6)).astype(numpy.float32)
+    expected, y = _round_trip(model, x, tmp_path)
+    numpy.testing.assert_allclose(y, expected, rtol=1e-5, atol=1e-6)

@@ -363,7 +363,8 @@ def _grouped_convolution(layer, cls, transposed):
     else:
         n_in, n_out = channels * group, num
     func = cls(n_in, n_out, _get_ksize(param), _get_stride(param),
-               _get_pad(param), nobias=not param.bias_term)
+               _get_pad(param), nobias=not param.bias_term,
+               dilate=_single(param.dilation, 1))
     W = func.W.array
     W[...] = 0
     data = blob_data(blobs[0])
