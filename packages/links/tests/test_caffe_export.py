@@ -190,3 +190,20 @@ def test_a_dilated_convolution_read_back_computes_the_same(tmp_path):
         -1, 1, (1, 2, 6, 6)).astype(numpy.float32)
     expected, y = _round_trip(model, x, tmp_path)
     numpy.testing.assert_allclose(y, expected, rtol=1e-5, atol=1e-6)
+
+
+def test_a_weight_computed_in_the_graph_is_kept_as_computed(tmp_path):
+    class Model(link.Chain):
+        def __init__(self):
+            super().__init__()
+            with self.init_scope():
+                self.fc = L.Linear(3, 2)
+
+        def forward(self, x):
+            return F.linear(x, self.fc.W * 2, self.fc.b)
+
+    model = Model()
+    x = numpy.random.RandomState(3).uniform(
+        -1, 1, (4, 3)).astype(numpy.float32)
+    expected, y = _round_trip(model, x, tmp_path)
+    numpy.testing.assert_allclose(y, expected, rtol=1e-5, atol=1e-6)

@@ -116,29 +116,25 @@ class _Builder:
             converter(self, func)
         return net
 
-    def add_layer(self, func, type, bottoms, suffix=''):
-        """A new layer for ``func`` reading the (data) input nodes
-        ``bottoms``; its top, named as the layer, becomes the name of the
-        function's output unless ``suffix`` makes it an intermediate
-        layer of the function."""
+    def add_layer(self, func, type, suffix='', bottom=None):
+        """A new layer for ``func`` reading its data inputs (the blobs
+        ``bottom`` if given); its top, named as the layer, becomes the
+        name of the function's output unless ``suffix`` makes it an
+        intermediate layer of the function."""
         chainer_name = _chainer_name(func)
         count = self._counts.get((chainer_name, suffix), 0)
         self._counts[chainer_name, suffix] = count + 1
         name = f'{chainer_name}_{count}{suffix}'
-        layer = self.net.layer.add(
-            name=name, type=type, top=[name],
-            bottom=[self._bottom_name(func, node) for node in bottoms])
+        if bottom is None:
+            bottom = [self._bottom_name(func, node)
+                      for node in _data_inputs(func)]
+        layer = self.net.layer.add(name=name, type=type, top=[name],
+                                   bottom=bottom)
         if not suffix:
             for ref in func.outputs:
                 node = ref()
                 if node is not None:
                     self._blob_names[node] = name
-        return layer
-
-    def chain_layer(self, func, previous, type):
-        """A layer for ``func`` reading the top of ``previous``."""
-        layer = self.add_layer(func, type, ())
-        layer.bottom.append(previous.top[0])
         return layer
 
     def _bottom_name(self, func, node):
@@ -162,7 +158,9 @@ class _Builder:
 
 def _functions(outputs):
     """The functions of the graph of ``outputs``, in an order where each
-    comes after those computing its inputs."""
+    comes after those computing its inputs. The functions computing a
+    parameter (a weight hook's) are not layers: the parameter's value is
+    what the layer keeps."""
     found = {}
     stack = [getattr(out, 'creator_node', None) for out in outputs]
     while stack:
@@ -170,8 +168,21 @@ def _functions(outputs):
         if func is None or func in found:
             continue
         found[func] = len(found)
-        stack.extend(node.creator_node for node in func.inputs)
+        stack.extend(node.creator_node for node in _data_inputs(func))
     return sorted(found, key=lambda func: (func.rank, -found[func]))
+
+
+# The functions whose inputs after the first are parameters.
+_PARAMETRIZED = ('Convolution2DFunction', 'Deconvolution2DFunction',
+                 'LinearFunction', 'BatchNormalization',
+                 'FixedBatchNormalization')
+
+
+def _data_inputs(func):
+    """The input nodes of ``func`` that are blobs of the network."""
+    if _chainer_name(func) in _PARAMETRIZED:
+        return func.inputs[:1]
+    return func.inputs
 
 
 # Kusari's N-d pooling functions, named as Chainer names their 2-d ones.
@@ -202,8 +213,7 @@ def _set_geometry(param, ksize, stride, pad):
 def _convolution(builder, func):
     transposed = _chainer_name(func) == 'Deconvolution2DFunction'
     layer = builder.add_layer(
-        func, 'Deconvolution' if transposed else 'Convolution',
-        func.inputs[:1])
+        func, 'Deconvolution' if transposed else 'Convolution')
     W = builder.array(func, 1)
     ksize = W.shape[2:]
     dims = func.inputs[0].shape[2:]
@@ -239,7 +249,7 @@ def _outsize(get_outsize, func, dims, ksize, cover_all):
 
 
 def _linear(builder, func):
-    layer = builder.add_layer(func, 'InnerProduct', func.inputs[:1])
+    layer = builder.add_layer(func, 'InnerProduct')
     W = builder.array(func, 1)
     param = layer.inner_product_param
     param.num_output = W.shape[0]
@@ -257,7 +267,7 @@ def _pooling(builder, func):
             func, f'an output of another size than Caffe\'s (ksize='
                   f'{window.ksize}, stride={window.stride}, pad='
                   f'{window.pad}, input {dims})')
-    layer = builder.add_layer(func, 'Pooling', func.inputs[:1])
+    layer = builder.add_layer(func, 'Pooling')
     param = layer.pooling_param
     param.pool = param.MAX if _chainer_name(func) == 'MaxPooling2D' \
         else param.AVE
@@ -283,7 +293,7 @@ def _batch_normalization(builder, func):
     if tuple(func.key_axes) != (1,) or len(x.shape) < 2:
         raise _unsupported(func, 'another axis than the channels')
     fixed = _chainer_name(func) == 'FixedBatchNormalization'
-    norm = builder.add_layer(func, 'BatchNorm', (x,), suffix='_bn')
+    norm = builder.add_layer(func, 'BatchNorm', suffix='_bn')
     norm.batch_norm_param.use_global_stats = fixed
     norm.batch_norm_param.eps = func.eps
     if fixed:
@@ -294,7 +304,7 @@ def _batch_normalization(builder, func):
     builder.add_blob(norm, mean)
     builder.add_blob(norm, var)
     builder.add_blob(norm, numpy.ones(1))  # the factor of the statistics
-    scale = builder.chain_layer(func, norm, 'Scale')
+    scale = builder.add_layer(func, 'Scale', bottom=list(norm.top))
     scale.scale_param.axis = 1
     scale.scale_param.bias_term = True
     builder.add_blob(scale, builder.array(func, 1))
@@ -303,27 +313,27 @@ def _batch_normalization(builder, func):
 
 def _activation(type):
     def convert(builder, func):
-        builder.add_layer(func, type, func.inputs[:1])
+        builder.add_layer(func, type)
     return convert
 
 
 def _leaky_relu(builder, func):
-    layer = builder.add_layer(func, 'ReLU', func.inputs[:1])
+    layer = builder.add_layer(func, 'ReLU')
     layer.relu_param.negative_slope = func.slope
 
 
 def _softmax(builder, func):
-    layer = builder.add_layer(func, 'Softmax', func.inputs[:1])
+    layer = builder.add_layer(func, 'Softmax')
     layer.softmax_param.axis = func.axis
 
 
 def _add(builder, func):
-    layer = builder.add_layer(func, 'Eltwise', func.inputs)
+    layer = builder.add_layer(func, 'Eltwise')
     layer.eltwise_param.operation = caffe_pb.EltwiseParameter.SUM
 
 
 def _reshape(builder, func):
-    layer = builder.add_layer(func, 'Reshape', func.inputs[:1])
+    layer = builder.add_layer(func, 'Reshape')
     layer.reshape_param.shape.dim.extend(func.shape)
 
 
