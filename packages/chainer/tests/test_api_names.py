@@ -11,8 +11,6 @@ NAMES = Path(__file__).resolve().parents[3].parent / 'shared' / \
 
 # Single names deliberately absent, with the reason.
 ABSENT = {
-    'chainer.exporters.caffe.export':
-        'Caffe export: Caffe is dead; ONNX export replaces it (issue 10)',
     'chainer.links.TheanoFunction': 'Theano is discontinued',
     'chainer.iterators.DaliIterator':
         'NVIDIA DALI pipelines are out of scope for a NumPy/CuPy framework',

@@ -14,8 +14,6 @@ PATHS = Path(__file__).with_name('chainer_module_paths.txt')
 
 # Module paths (and their submodules) deliberately absent, with the reason.
 ABSENT = {
-    'chainer.exporters':
-        'Caffe export: Caffe is dead; onnx_chainer replaces it',
     'chainer.functions.theano': 'Theano is discontinued',
     'chainer.links.theano': 'Theano is discontinued',
     'chainer.iterators.dali_iterator':

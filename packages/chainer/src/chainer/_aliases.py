@@ -27,6 +27,8 @@ ALIASES = {
     'chainer.device_resident': 'kusari.array.device_resident',
     'chainer.distribution': 'kusari.distributions.distribution',
     'chainer.distributions': 'kusari.distributions',
+    'chainer.exporters': 'kusari.links.exporters',
+    'chainer.exporters.caffe': 'kusari.links.links.caffe.export',
     'chainer.function': 'kusari.autograd.function',
     'chainer.function_hook': 'kusari.autograd.function_hook',
     'chainer.function_hooks': 'kusari.autograd.function_hooks',

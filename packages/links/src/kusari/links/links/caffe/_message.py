@@ -8,8 +8,10 @@ field as a container (``append`` / ``extend`` for scalars, ``add`` for
 messages). ``SerializeToString`` writes the set fields in field-number
 order; ``MergeFromString`` / ``ParseFromString`` read them back, taking
 repeated numbers packed or not, and skip the fields the class does not
-list (they are not kept). Enum values are plain ints, named by class
-attributes as in generated code (``PoolingParameter.MAX``).
+list (they are not kept). :func:`to_text` writes a message in protobuf's
+text format (the ``.prototxt`` of Caffe). Enum values are plain ints,
+named by class attributes as in generated code
+(``PoolingParameter.MAX``).
 
 Repeated float and double fields read from a file keep their values in
 one NumPy array (a model's weights are millions of them);
@@ -239,6 +241,9 @@ class RepeatedCompositeContainer:
         item = self._field.kind(**kwargs)
         item._attach(self._message)
         item._mark_present()
+        # An item given fields by ``kwargs`` is present already: mark the
+        # messages holding it too.
+        self._message._mark_present()
         self._items.append(item)
         return item
 
@@ -409,3 +414,49 @@ class Message:
             f'{name}={value!r}' for name, value in self._values.items()
             if not isinstance(value, Message) or value._present)
         return f'{type(self).__name__}({fields})'
+
+
+def to_text(message, indent=0):
+    """The set fields of ``message`` in protobuf's text format, one
+    ``name: value`` line per value (``name { ... }`` for a message),
+    in field-number order; enum values are written as numbers, which
+    the text format accepts."""
+    pad = ' ' * indent
+    lines = []
+    for field in type(message)._in_order:
+        value = message._values.get(field.name)
+        if value is None:
+            continue
+        values = value if field.repeated else [value]
+        for item in values:
+            if field.is_message:
+                if field.repeated or item._present:
+                    lines.append(f'{pad}{field.name} {{\n'
+                                 f'{to_text(item, indent + 2)}{pad}}}\n')
+            else:
+                lines.append(f'{pad}{field.name}: '
+                             f'{_text_scalar(field.kind, item)}\n')
+    return ''.join(lines)
+
+
+def _text_scalar(kind, value):
+    if kind == 'bool':
+        return 'true' if value else 'false'
+    if kind == 'float':
+        return str(numpy.float32(value))
+    if kind == 'double':
+        return repr(float(value))
+    if kind in ('string', 'bytes'):
+        data = value.encode('utf-8') if kind == 'string' else value
+        return '"' + ''.join(_text_byte(byte) for byte in data) + '"'
+    return str(int(value))
+
+
+def _text_byte(byte):
+    """One byte of a quoted string, escaped as the text format reads it."""
+    char = chr(byte)
+    if char in '"\'\\':
+        return '\\' + char
+    if 0x20 <= byte < 0x7f:
+        return char
+    return f'\\{byte:03o}'

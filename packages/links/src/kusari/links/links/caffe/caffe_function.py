@@ -52,12 +52,13 @@ class CaffeFunction(link.Chain):
         y, = func(inputs={'data': x}, outputs=['fc8'])
 
     The layer types emulated: Concat, Convolution, Deconvolution, Data
-    (skipped), Dropout, InnerProduct (axis 1), LRN (across channels),
-    Pooling (max and average), ReLU (leaky with a negative slope),
-    Reshape, BatchNorm, Eltwise, Scale, Slice, Sigmoid, Softmax and
-    SoftmaxWithLoss (along the channels), and Split; V1 layers (the older
-    format) of the same kinds too. Another type is skipped with a warning;
-    an option the emulation does not support raises RuntimeError.
+    and Input (skipped), Dropout, InnerProduct (axis 1), LRN (across
+    channels), Pooling (max and average), ReLU (leaky with a negative
+    slope), Reshape, BatchNorm, Eltwise, Scale, Slice, Sigmoid, Softmax
+    and SoftmaxWithLoss (along the channels), and Split; V1 layers (the
+    older format) of the same kinds too. Another type is skipped with a
+    warning; an option the emulation does not support raises
+    RuntimeError.
 
     Args:
         model_path (str): Path to the binary-proto model file of Caffe.
@@ -172,6 +173,11 @@ class CaffeFunction(link.Chain):
     @_layer('Data', 'DATA')
     def _setup_data(self, layer):
         """Data layers feed Caffe's solver: skipped."""
+
+    @_layer('Input', None)
+    def _setup_input(self, layer):
+        """Input layers declare the network's inputs, which the call
+        gives: nothing to run."""
 
     @_layer('Dropout', 'DROPOUT')
     def _setup_dropout(self, layer):
@@ -357,7 +363,8 @@ def _grouped_convolution(layer, cls, transposed):
     else:
         n_in, n_out = channels * group, num
     func = cls(n_in, n_out, _get_ksize(param), _get_stride(param),
-               _get_pad(param), nobias=not param.bias_term)
+               _get_pad(param), nobias=not param.bias_term,
+               dilate=_single(param.dilation, 1))
     W = func.W.array
     W[...] = 0
     data = blob_data(blobs[0])

@@ -1,4 +1,5 @@
-"""The messages of BVLC Caffe's ``caffe.proto`` that CaffeFunction reads:
+"""The messages of BVLC Caffe's ``caffe.proto`` that CaffeFunction reads
+and the Caffe exporter writes:
 the network, its layers (current and V1), their blobs, and the parameters
 of the layer types it emulates, with caffe.proto's field numbers and
 defaults. Other fields of a file are skipped when it is read.
@@ -96,6 +97,10 @@ class InnerProductParameter(Message):
     )
 
 
+class InputParameter(Message):
+    FIELDS = (Field(1, 'shape', BlobShape, repeated=True),)
+
+
 class LRNParameter(Message, _Engine):
     ACROSS_CHANNELS, WITHIN_CHANNEL = 0, 1
     FIELDS = (
@@ -183,6 +188,7 @@ class LayerParameter(Message):
         Field(106, 'convolution_param', ConvolutionParameter),
         Field(108, 'dropout_param', DropoutParameter),
         Field(110, 'eltwise_param', EltwiseParameter),
+        Field(143, 'input_param', InputParameter),
         Field(117, 'inner_product_param', InnerProductParameter),
         Field(118, 'lrn_param', LRNParameter),
         Field(121, 'pooling_param', PoolingParameter),
