@@ -54,9 +54,7 @@ class VariableNode:
 
     Attributes:
         creator_node: the FunctionNode that produced it, or None for a leaf.
-        rank: 0 for a leaf; one more than its creator's rank otherwise.
         data: the array, kept only when a FunctionNode retains it.
-        requires_grad: whether gradients flow into it.
     """
 
     __slots__ = ('_variable', 'creator_node', '_rank', 'data', 'name',
