@@ -49,13 +49,6 @@ def test_fixed_seed_reproduces_the_mask():
     numpy.testing.assert_array_equal(F.dropout(x).array, first)
 
 
-def test_the_mask_of_an_array_input_is_read_from_the_creator():
-    # Chainer's tests read y.creator.mask for a plain-array x.
-    x = numpy.ones((4, 5), numpy.float32)
-    y = F.dropout(x, 0.5)
-    numpy.testing.assert_array_equal(y.array, x * y.creator.mask)
-
-
 def test_mask_reuse_is_deterministic_and_differentiable():
     rs = numpy.random.RandomState(1)
     x = Variable(rs.randn(3, 4))

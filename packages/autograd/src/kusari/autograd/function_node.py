@@ -106,9 +106,8 @@ class FunctionNode(ForwardByDevice):
             inputs: a tuple of Variables or arrays.
 
         Returns:
-            A tuple of Variables, graph-connected when
-            ``config.enable_backprop`` is on; they require a gradient when
-            an input does.
+            A tuple of Variables, graph-connected when any input requires
+            a gradient and ``config.enable_backprop`` is on.
         """
         in_data = []
         requires_grad = False
@@ -166,11 +165,8 @@ class FunctionNode(ForwardByDevice):
             self.stack = traceback.extract_stack()
             _check_finite(self, outputs, 'forward')
 
-        if not recording:
+        if not (requires_grad and recording):
             return tuple([_bare(y, False) for y in outputs])
-        # As in Chainer, the graph is recorded whenever backprop is
-        # enabled, also for inputs that need no gradient (``y.creator``
-        # is the node); the outputs then need none either.
 
         in_nodes = []
         rank = 0
@@ -189,9 +185,8 @@ class FunctionNode(ForwardByDevice):
         ret = []
         out_nodes = []
         for y in outputs:
-            var = _bare(y, requires_grad)
-            node = var._node = _output_node(var, y, self, rank + 1,
-                                            requires_grad)
+            var = _bare(y, True)
+            node = var._node = _output_node(var, y, self, rank + 1)
             ret.append(var)
             out_nodes.append(_weakref(node))
         self.outputs = tuple(out_nodes)
@@ -353,7 +348,7 @@ def _targets_only(func, gxs, targets):
     return [gxs[i] for i in targets]
 
 
-def _output_node(var, array, creator, rank, requires_grad):
+def _output_node(var, array, creator, rank):
     """The node of a new output Variable: its fields set in one go."""
     node = _new_node(VariableNode)
     node._variable = _weakref(var)
@@ -361,7 +356,7 @@ def _output_node(var, array, creator, rank, requires_grad):
     node._rank = rank
     node.data = None
     node.name = None
-    node._requires_grad = requires_grad
+    node._requires_grad = True
     if array is None:  # an output the function does not compute
         node.shape = node.dtype = None
     else:
