@@ -66,21 +66,57 @@ def module_name(path):
     return '.'.join(parts)
 
 
-def covering(record_modules, module):
+def covering(record_modules, module, importers=()):
     """The names of the records that check ``module``.
 
     ``record_modules`` maps a record name to the module defining its
-    function. A module defining a public function is checked by that
-    function's records; a private helper module (or a package's
-    ``__init__``, or a module no record names) by every record of its
-    family package.
+    function (or to the family package, for operators). A module defining
+    public functions is checked by their records; one defining none that
+    have a record, by the records of the modules in ``importers`` (those
+    importing it) and those of its family package; a private helper module
+    or a package by the records of its importers, else by every record of
+    its family.
     """
-    own = [name for name, where in record_modules.items() if where == module]
-    if own and not module.rsplit('.', 1)[-1].startswith('_'):
-        return own
+    def where_in(modules):
+        return [name for name, where in record_modules.items()
+                if where in modules]
+
+    own = where_in({module})
     family = '.'.join(module.split('.')[:4])
-    return [name for name, where in record_modules.items()
-            if where == family or where.startswith(family + '.')]
+    if module.count('.') > 3 and not module.rsplit('.', 1)[-1].startswith(
+            '_'):
+        return own or where_in(set(importers) | {family})
+    return where_in(importers) or [
+        name for name, where in record_modules.items()
+        if where == family or where.startswith(family + '.')]
+
+
+def _import_pattern(module):
+    """A regular expression matching an import of ``module``."""
+    package, _, last = module.rpartition('.')
+    return (rf'^\s*(from|import)\s+{re.escape(module)}(?![\w.])|'
+            rf'^\s*from\s+{re.escape(package)}\s+import\s+'
+            rf'[\w\s,()]*?\b{re.escape(last)}\b')
+
+
+def importers(module, sources):
+    """The modules of ``sources`` (module name: source text) that import
+    ``module``, directly or through private helper modules of
+    ``sources``; packages (which only re-export) are left out."""
+    packages = {name.rsplit('.', 1)[0] for name in sources}
+    found = set()
+    frontier = {module}
+    while frontier:
+        pattern = re.compile('|'.join(_import_pattern(name)
+                                      for name in sorted(frontier)),
+                             re.MULTILINE)
+        frontier = {name for name, text in sources.items()
+                    if name not in found and name != module
+                    and name not in packages and pattern.search(text)}
+        found |= frontier
+        frontier = {name for name in frontier
+                    if name.rsplit('.', 1)[-1].startswith('_')}
+    return found
 
 
 def selection(names):
@@ -135,8 +171,10 @@ def score(killed, survived):
     return killed / total if total else None
 
 
-def record_modules():
-    """Every conformance record's name and the module of its function."""
+def record_modules(sources):
+    """Every conformance record's name and the module of its function:
+    for operators (``sub``), the module defining ``def sub`` or
+    ``class Sub``, else the family package."""
     sys.path.insert(0, str(ROOT / 'conformance'))
     import records  # noqa: F401
     from harness.record import RECORDS
@@ -144,15 +182,25 @@ def record_modules():
 
     found = {}
     for name, record in RECORDS.items():
-        public = getattr(F, name.split(':')[0], None)
+        base = name.split(':')[0]
+        public = getattr(F, base, None)
         if public is not None:
             found[name] = public.__module__
-        else:
-            # Operators (sub, pow, ...) are records of a module named
-            # after the family: records.math_basic checks ...functions.math.
-            family = record.func.__module__.split('.')[-1].split('_')[0]
-            found[name] = f'{FUNCTIONS_PACKAGE}.{family}'
+            continue
+        definition = re.compile(
+            rf'^(def {base}|class {base.capitalize()})\b', re.MULTILINE)
+        family = record.func.__module__.split('.')[-1].split('_')[0]
+        found[name] = next(
+            (module for module, text in sources.items()
+             if definition.search(text)), f'{FUNCTIONS_PACKAGE}.{family}')
     return found
+
+
+def function_sources():
+    """Every module of kusari.autograd.functions: its source text."""
+    root = AUTOGRAD / 'functions'
+    return {module_name(path): path.read_text()
+            for path in sorted(root.rglob('*.py'))}
 
 
 def target_files(target):
@@ -249,14 +297,16 @@ def main(argv=None):
     operators = _cosmic_ray('cosmic-ray', 'operators',
                             capture=True).split()
     excluded = [name for name in operators if not kept(name)]
-    modules = record_modules()
+    sources = function_sources()
+    modules = record_modules(sources)
     for target in arguments.targets:
         start = time.monotonic()
         total_killed = total_survived = 0
         all_survivors = []
         print(f'== {target}')
         for path in target_files(target):
-            names = covering(modules, module_name(path))
+            module = module_name(path)
+            names = covering(modules, module, importers(module, sources))
             if not names:
                 print(f'{path.name}: no record covers it, skipped')
                 continue

@@ -65,11 +65,10 @@ def test_covering_a_helper_takes_the_family():
     assert mutation.covering(MODULES, f'{F}.activation._elementwise') == (
         family)
     assert mutation.covering(MODULES, f'{F}.activation') == family
-    # A module that no record names (a helper without underscore).
-    assert mutation.covering(MODULES, f'{F}.activation.lstm') == family
+    # A public module whose functions have no record: none.
+    assert mutation.covering(MODULES, f'{F}.noise.zoneout') == []
     # Operator records name the family package itself.
-    assert mutation.covering(MODULES, f'{F}.math.basic_math') == [
-        'sub', 'exp']
+    assert mutation.covering(MODULES, f'{F}.math.basic_math') == ['sub']
 
 
 def test_covering_does_not_take_a_family_by_prefix():
@@ -118,3 +117,30 @@ def test_outcomes_tally_killed_and_survived_only():
 def test_score():
     assert mutation.score(3, 1) == 0.75
     assert mutation.score(0, 0) is None
+
+
+def test_covering_a_helper_takes_its_importers_records():
+    importers = {f'{F}.activation.relu', f'{F}.noise.dropout'}
+    assert mutation.covering(MODULES, f'{F}.activation._elementwise',
+                             importers) == ['relu', 'dropout']
+
+
+def test_importers_follow_private_modules_only():
+    sources = {
+        f'{F}.a._helper': 'import numpy\n',
+        f'{F}.a.one': f'from {F}.a._helper import thing\n',
+        # Followed through private modules only.
+        f'{F}.a.two': f'from {F}.a.one import One\n',
+        f'{F}.a._mid': f'from {F}.a._helper import x\n',
+        f'{F}.a.nine': f'from {F}.a._mid import x\n',
+        f'{F}.a.three': f'import {F}.a._helper_more\n',
+        f'{F}.b.four': 'x = 1  # from kusari.autograd.functions.a._helper\n',
+        f'{F}.a.five': f'from {F}.a._helper.inner import x\n',
+        # A package only re-exports: not followed to its importers.
+        f'{F}.a': f'from {F}.a.one import One\n',
+        f'{F}.c.six': f'from {F}.a import One\n',
+        f'{F}.a.seven': f'from {F}.a import (_other,\n    _helper)\n',
+        f'{F}.a.eight': f'from {F}.a import _helper_two\n',
+    }
+    assert mutation.importers(f'{F}.a._helper', sources) == {
+        f'{F}.a.one', f'{F}.a._mid', f'{F}.a.seven', f'{F}.a.nine'}
