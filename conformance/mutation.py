@@ -22,6 +22,7 @@ import argparse
 import json
 import re
 import shlex
+import signal
 import subprocess
 import sys
 import time
@@ -279,7 +280,13 @@ def mutate_file(path, names, excluded):
     # A mutant slower than this loops: it counts as killed.
     timeout = 3 * (time.monotonic() - start) + 10
     _session(config, session, path, command, timeout, excluded)
-    _cosmic_ray('cosmic-ray', 'exec', str(config), str(session))
+    original = path.read_bytes()
+    try:
+        _cosmic_ray('cosmic-ray', 'exec', str(config), str(session))
+    finally:
+        # Interrupted, cosmic-ray may leave its mutant on disk.
+        if path.read_bytes() != original:
+            path.write_bytes(original)
     return _cosmic_ray('cosmic-ray', 'dump', str(session),
                        capture=True).splitlines()
 
@@ -294,6 +301,8 @@ def main(argv=None):
                         help='a family directory or a file under '
                              'kusari/autograd (functions/activation)')
     arguments = parser.parse_args(argv)
+    # Terminated, restore the file being mutated (see mutate_file).
+    signal.signal(signal.SIGTERM, lambda *_: sys.exit(1))
     operators = _cosmic_ray('cosmic-ray', 'operators',
                             capture=True).split()
     excluded = [name for name in operators if not kept(name)]
