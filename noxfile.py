@@ -194,6 +194,8 @@ def mutation(session):
         session.error('name a family or file: nox -s mutation -- '
                       'functions/activation')
     _install(session, PACKAGES.values(), TEST_TOOLS + (COSMIC_RAY,))
+    # hatchling builds an editable install with ``editables``.
+    session.install('editables')
     session.install('--no-build-isolation', '--no-deps', '-e',
                     str(PACKAGES['autograd'].directory))
     session.run('python', 'conformance/mutation.py', *session.posargs,
