@@ -9,6 +9,7 @@ import numpy
 from hypothesis import strategies as st
 
 from harness.record import FLOAT16
+from harness.record import FLOAT64
 from harness.record import no_spec
 from harness.record import record
 from harness.record import sample
@@ -32,7 +33,22 @@ def _dropout_sample(draw):
 
 
 def _dropout_given_mask(x, ratio, mask):
-    return F.dropout(x, ratio, mask=_on_device(x, mask))
+    return F.dropout(x, ratio=ratio, mask=_on_device(x, mask))
+
+
+def _dropout_drawn(x, ratio):
+    """Dropout drawing its mask, from a fixed seed so that every call of a
+    check draws the same one; dropped elements are filled with their
+    expected kept value, so the output is x / (1 - ratio) wherever the
+    kept elements are scaled right."""
+    x.xp.random.seed(0)
+    y, mask = F.dropout(x, ratio, return_mask=True)
+    return F.where(x.xp.asarray(mask != 0), y, x * (1 / (1 - ratio)))
+
+
+def _with_ratio(ratios):
+    return st.tuples(floats(), st.sampled_from(ratios)).map(
+        lambda pair: sample(pair[0], ratio=pair[1]))
 
 
 def _dropout_test_mode(x):
@@ -46,6 +62,16 @@ record('dropout', _dropout_given_mask,
        tolerances={FLOAT16: {'forward': {'atol': 2e-3}}})
 record('dropout:test_mode', _dropout_test_mode, reference=lambda x: x,
        inputs=(floats(),))
+# Draws the mask: its scale 1 / (1 - ratio) applied to the kept elements.
+# Not float32, the dtype of test_static_graph.py: a replay skips the
+# reseeding in Python, so it draws another mask.
+record('dropout:drawn_mask', _dropout_drawn,
+       reference=lambda x, ratio: x / (1 - ratio),
+       inputs=_with_ratio([0.25, 0.5]), dtypes=(FLOAT16, FLOAT64),
+       tolerances={FLOAT16: {'forward': {'atol': 2e-3}}})
+# Nothing is dropped at ratio 0: the drawn mask keeps every element.
+record('dropout:ratio_0', lambda x: F.dropout(x, 0.0),
+       reference=lambda x: x, inputs=(floats(),))
 
 
 @st.composite
