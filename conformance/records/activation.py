@@ -30,8 +30,11 @@ record('relu6', F.relu6, reference=lambda x: numpy.clip(x, 0, 6),
 
 @st.composite
 def _clipped_relu_sample(draw):
-    z = draw(st.sampled_from([0.5, 1.0, 20.0]))
-    return sample(draw(floats(away_from=[0.0, z])), z=z)
+    """z given or left to its default 20, with x reaching past it."""
+    z = draw(st.sampled_from([0.5, 1.0, 20.0, None]))
+    cap = 20.0 if z is None else z
+    x = draw(floats(low=-1.25 * cap, high=1.25 * cap, away_from=[0.0, cap]))
+    return sample(x) if z is None else sample(x, z=z)
 
 
 record('clipped_relu', F.clipped_relu,
