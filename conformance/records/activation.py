@@ -62,7 +62,7 @@ record('tanh', F.tanh, reference=numpy.tanh,
        inputs=(floats(low=-3.0, high=3.0),))
 record('softplus', F.softplus,
        reference=lambda x, beta=1.0: numpy.logaddexp(0, beta * x) / beta,
-       inputs=_with_option('beta', [1.0, 2.0, 0.5]))
+       inputs=_with_option('beta', [1.0, 2.0, 0.5, -1.0]))
 
 
 def _rrelu_test_mode(x):
