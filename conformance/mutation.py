@@ -7,10 +7,9 @@ records, with cosmic-ray.
 A target is a family directory or one file under
 ``packages/autograd/src/kusari/autograd/``. Each file of a target gets its
 own cosmic-ray session (in ``.mutation/``), whose test command runs only
-the conformance records of the functions defined in that file (the whole
-family's records for a private helper module), with the fast CI
-Hypothesis profile, stopping at the first failure. Only the realistic
-operators of :data:`KEPT_OPERATORS` are applied. The score is
+the conformance records that reach that file (see :func:`covering`), with
+the fast CI Hypothesis profile, stopping at the first failure. Only
+the realistic operators of :data:`KEPT_OPERATORS` are applied. The score is
 killed / (killed + survived); every survivor is printed with its file,
 line and change.
 
