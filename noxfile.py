@@ -25,6 +25,7 @@ except ModuleNotFoundError:  # Python 3.10
 ROOT = Path(__file__).resolve().parent
 TEST_TOOLS = ('pytest', 'hypothesis', 'scipy')
 RUFF = 'ruff==0.17.6'
+COSMIC_RAY = 'cosmic-ray==8.7.0'
 LINTED = ('packages', 'conformance', 'bench', 'demo', 'examples',
           'noxfile.py', 'run.py', 'conftest.py')
 # Extras that need hardware: installed only where the hardware is found.
@@ -181,6 +182,28 @@ def conformance(session, device):
     # Two workers: the records are independent, and CI has two cores.
     session.run('pytest', 'conformance', '-q', '-n', '2',
                 f'--device={device}', *session.posargs)
+
+
+@nox.session
+def mutation(session):
+    """Mutation testing of one family or file of kusari.autograd.functions
+    against its conformance records (conformance/mutation.py), e.g.
+    ``nox -s mutation -- functions/activation``; prints the score and the
+    surviving mutants.
+
+    cosmic-ray mutates the sources in place, so autograd is installed
+    editable from this tree.
+    """
+    if not session.posargs:
+        session.error('name a family or file: nox -s mutation -- '
+                      'functions/activation')
+    _install(session, PACKAGES.values(), TEST_TOOLS + (COSMIC_RAY,))
+    # hatchling builds an editable install with ``editables``.
+    session.install('editables')
+    session.install('--no-build-isolation', '--no-deps', '-e',
+                    str(PACKAGES['autograd'].directory))
+    session.run('python', 'conformance/mutation.py', *session.posargs,
+                env={'OPENBLAS_NUM_THREADS': '1'})
 
 
 @nox.session

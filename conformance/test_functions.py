@@ -46,6 +46,17 @@ def test_backward(record, dtype, device, data):
     _run(checks.check_backward, record, dtype, device, data, data.draw)
 
 
+@pytest.mark.parametrize('record, dtype', _cases())
+@conformance_settings
+@given(data=st.data())
+def test_backward_subset(record, dtype, device, data):
+    with device:
+        case = checks.draw_case(data.draw, record, dtype, device)
+        if len(checks.subset_candidates(case)) < 2:
+            pytest.skip('fewer than two inputs take a gradient')
+        checks.check_backward_subset(case, data.draw)
+
+
 @pytest.mark.parametrize(
     'record, dtype', _cases(lambda record: record.double_backprop))
 @conformance_settings

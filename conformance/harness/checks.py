@@ -9,9 +9,11 @@ are compared with a precise finite difference.
 import dataclasses
 
 import numpy
+from hypothesis import strategies as st
 
 from kusari.array import backend
 from kusari.autograd import gradient_check
+from kusari.autograd import backward
 from kusari.autograd import no_backprop_mode
 from kusari.autograd.variable import Variable
 
@@ -115,6 +117,53 @@ def check_backward(case, draw):
         case.call, case.inputs, _draw_like(draw, outputs, case.device),
         eps=case.record.eps[case.dtype], no_grads=case.record.no_grads,
         dtype=numpy.float64, **_tolerance(case, outputs, 'backward'))
+
+
+def subset_candidates(case):
+    """The indexes of the inputs that take a gradient."""
+    no_grads = case.record.no_grads or [
+        x.dtype.kind != 'f' for x in case.host]
+    return [i for i, skip in enumerate(no_grads) if not skip]
+
+
+def check_backward_subset(case, draw):
+    """Where only some inputs require a gradient (backward's target
+    indexes are a subset), those get the gradients they get when every
+    input requires one (which check_backward compares with finite
+    differences), and the others none."""
+    candidates = subset_candidates(case)
+    chosen = draw(st.sets(st.sampled_from(candidates), min_size=1,
+                          max_size=len(candidates) - 1))
+    outputs = case.run()
+    y_grads = _draw_like(draw, outputs, case.device)
+    full = _input_grads(case, candidates, y_grads)
+    part = _input_grads(case, chosen, y_grads)
+    name = case.record.name
+    for i in candidates:
+        if i not in chosen:
+            assert part[i] is None, (
+                f'{name}: input {i} requires no gradient but got one '
+                f'when only inputs {sorted(chosen)} require one')
+            continue
+        # None stands for zeros (an input the outputs do not depend on).
+        expected, got = (
+            numpy.zeros(case.host[i].shape) if g is None else _to_host(g)
+            for g in (full[i], part[i]))
+        numpy.testing.assert_allclose(
+            got, expected, rtol=1e-5, atol=1e-6,
+            err_msg=f'{name}: the gradient of input {i} changes when only '
+                    f'inputs {sorted(chosen)} require one')
+
+
+def _input_grads(case, requiring, y_grads):
+    xs = [Variable(x, requires_grad=i in requiring)
+          for i, x in enumerate(case.inputs)]
+    ys = _as_tuple(case.call(*xs))
+    pairs = [(y, gy) for y, gy in zip(ys, y_grads)
+             if y.dtype.kind == 'f' and y.creator_node is not None]
+    if pairs:
+        backward([y for y, _ in pairs], [gy for _, gy in pairs])
+    return [x.grad for x in xs]
 
 
 def check_double_backward(case, draw):

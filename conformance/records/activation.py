@@ -17,9 +17,11 @@ def _sigmoid(x):
 
 def _with_option(name, values, **float_options):
     """x drawn with ``float_options``, and the keyword ``name`` from
-    ``values``."""
-    return st.tuples(floats(**float_options), st.sampled_from(values)).map(
-        lambda pair: sample(pair[0], **{name: pair[1]}))
+    ``values`` or left out (the reference's default is the function's)."""
+    return st.tuples(floats(**float_options),
+                     st.sampled_from([*values, None])).map(
+        lambda pair: sample(pair[0]) if pair[1] is None else
+        sample(pair[0], **{name: pair[1]}))
 
 
 record('relu', F.relu, reference=lambda x: numpy.maximum(x, 0),
@@ -30,21 +32,24 @@ record('relu6', F.relu6, reference=lambda x: numpy.clip(x, 0, 6),
 
 @st.composite
 def _clipped_relu_sample(draw):
-    z = draw(st.sampled_from([0.5, 1.0, 20.0]))
-    return sample(draw(floats(away_from=[0.0, z])), z=z)
+    """z given or left to its default 20, with x reaching past it."""
+    z = draw(st.sampled_from([0.5, 1.0, 20.0, None]))
+    cap = 20.0 if z is None else z
+    x = draw(floats(low=-1.25 * cap, high=1.25 * cap, away_from=[0.0, cap]))
+    return sample(x) if z is None else sample(x, z=z)
 
 
 record('clipped_relu', F.clipped_relu,
        reference=lambda x, z=20.0: numpy.clip(x, 0, z),
        inputs=_clipped_relu_sample())
 record('leaky_relu', F.leaky_relu,
-       reference=lambda x, slope: numpy.where(x > 0, x, slope * x),
+       reference=lambda x, slope=0.2: numpy.where(x > 0, x, slope * x),
        inputs=_with_option('slope', [0.2, 0.0, -0.5], away_from=[0.0]))
 record('hard_sigmoid', F.hard_sigmoid,
        reference=lambda x: numpy.clip(0.2 * x + 0.5, 0, 1),
        inputs=(floats(low=-4.0, high=4.0, away_from=[-2.5, 2.5]),))
 record('elu', F.elu,
-       reference=lambda x, alpha: numpy.where(
+       reference=lambda x, alpha=1.0: numpy.where(
            x > 0, x, alpha * numpy.expm1(numpy.minimum(x, 0))),
        inputs=_with_option('alpha', [1.0, 0.5, -0.5], away_from=[0.0]))
 record('selu', F.selu,
@@ -56,8 +61,8 @@ record('sigmoid', F.sigmoid, reference=_sigmoid,
 record('tanh', F.tanh, reference=numpy.tanh,
        inputs=(floats(low=-3.0, high=3.0),))
 record('softplus', F.softplus,
-       reference=lambda x, beta: numpy.logaddexp(0, beta * x) / beta,
-       inputs=_with_option('beta', [1.0, 2.0, 0.5]))
+       reference=lambda x, beta=1.0: numpy.logaddexp(0, beta * x) / beta,
+       inputs=_with_option('beta', [1.0, 2.0, 0.5, -1.0]))
 
 
 def _rrelu_test_mode(x):

@@ -9,6 +9,7 @@ import numpy
 from hypothesis import strategies as st
 
 from harness.record import FLOAT16
+from harness.record import FLOAT64
 from harness.record import no_spec
 from harness.record import record
 from harness.record import sample
@@ -32,7 +33,22 @@ def _dropout_sample(draw):
 
 
 def _dropout_given_mask(x, ratio, mask):
-    return F.dropout(x, ratio, mask=_on_device(x, mask))
+    return F.dropout(x, ratio=ratio, mask=_on_device(x, mask))
+
+
+def _dropout_drawn(x, ratio):
+    """Dropout drawing its mask, from a fixed seed so that every call of a
+    check draws the same one; dropped elements are filled with their
+    expected kept value, so the output is x / (1 - ratio) wherever the
+    kept elements are scaled right."""
+    x.xp.random.seed(0)
+    y, mask = F.dropout(x, ratio, return_mask=True)
+    return F.where(x.xp.asarray(mask != 0), y, x * (1 / (1 - ratio)))
+
+
+def _with_ratio(ratios):
+    return st.tuples(floats(), st.sampled_from(ratios)).map(
+        lambda pair: sample(pair[0], ratio=pair[1]))
 
 
 def _dropout_test_mode(x):
@@ -46,6 +62,16 @@ record('dropout', _dropout_given_mask,
        tolerances={FLOAT16: {'forward': {'atol': 2e-3}}})
 record('dropout:test_mode', _dropout_test_mode, reference=lambda x: x,
        inputs=(floats(),))
+# Draws the mask: its scale 1 / (1 - ratio) applied to the kept elements.
+# Not float32, the dtype of test_static_graph.py: a replay skips the
+# reseeding in Python, so it draws another mask.
+record('dropout:drawn_mask', _dropout_drawn,
+       reference=lambda x, ratio: x / (1 - ratio),
+       inputs=_with_ratio([0.25, 0.5]), dtypes=(FLOAT16, FLOAT64),
+       tolerances={FLOAT16: {'forward': {'atol': 2e-3}}})
+# Nothing is dropped at ratio 0: the drawn mask keeps every element.
+record('dropout:ratio_0', lambda x: F.dropout(x, 0.0),
+       reference=lambda x: x, inputs=(floats(),))
 
 
 @st.composite
@@ -59,6 +85,29 @@ def _gaussian_given_eps(mean, ln_var, eps):
     return F.gaussian(mean, ln_var, eps=_on_device(mean, eps))
 
 
+@st.composite
+def _gaussian_pair(draw):
+    mean = draw(floats())
+    return mean, draw(floats(shape=mean.shape))
+
+
+def _gaussian_drawn(mean, ln_var):
+    """Gaussian drawing its eps, from a fixed seed so that every call of a
+    check draws the same; the draw's part taken away again with the eps it
+    returns, so the output is the mean."""
+    mean.xp.random.seed(0)
+    y, eps = F.gaussian(mean, ln_var, return_eps=True)
+    return y - F.exp(ln_var / 2) * eps
+
+
+# Not float32, the dtype of test_static_graph.py: a replay skips the
+# reseeding in Python, so it draws another eps. A float16 y rounds a
+# term of up to about 8.
+record('gaussian:drawn_eps', _gaussian_drawn,
+       reference=lambda mean, ln_var: mean,
+       inputs=_gaussian_pair(), dtypes=(FLOAT16, FLOAT64),
+       tolerances={FLOAT16: {'forward': {'atol': 2e-2},
+                             'backward': {'atol': 5e-2}}})
 record('gaussian', _gaussian_given_eps,
        reference=lambda mean, ln_var, eps: mean + numpy.exp(
            ln_var / 2) * eps.astype(mean.dtype),

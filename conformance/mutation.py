@@ -1,0 +1,342 @@
+"""Mutation testing of kusari.autograd.functions against the conformance
+records, with cosmic-ray.
+
+    python conformance/mutation.py functions/activation [functions/noise ...]
+    python conformance/mutation.py functions/activation/elu.py
+
+A target is a family directory or one file under
+``packages/autograd/src/kusari/autograd/``. Each file of a target gets its
+own cosmic-ray session (in ``.mutation/``), whose test command runs only
+the conformance records that reach that file (see :func:`covering`), with
+the fast CI Hypothesis profile, stopping at the first failure. Only
+the realistic operators of :data:`KEPT_OPERATORS` are applied. The score is
+killed / (killed + survived); every survivor is printed with its file,
+line and change.
+
+Cosmic-ray mutates the source files in place and restores them after each
+mutant, so the autograd package must be installed editable from this tree
+(``nox -s mutation`` does that); do not edit the files while it runs.
+"""
+import argparse
+import json
+import re
+import shlex
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+SOURCE = ROOT / 'packages' / 'autograd' / 'src'
+AUTOGRAD = SOURCE / 'kusari' / 'autograd'
+FUNCTIONS_PACKAGE = 'kusari.autograd.functions'
+WORK = ROOT / '.mutation'
+BIN = Path(sys.executable).parent
+
+# The mutants a slip of the pen makes: arithmetic swapped within + - * /
+# and ** (the bitwise and shift ones only crash, which any test catches),
+# comparisons moved across their boundary or flipped, ``is`` and ``is
+# not`` exchanged, a sign, a ``not``, a boolean, a constant +-1, a loop
+# that never runs, ``and``/``or``, ``break``/``continue``.
+KEPT_OPERATORS = tuple(re.compile(pattern) for pattern in (
+    r'core/ReplaceBinaryOperator_(Add|Sub|Mul|Div|Pow|FloorDiv|Mod)_'
+    r'(Add|Sub|Mul|Div|Pow)$',
+    r'core/ReplaceComparisonOperator_(Eq|NotEq|Lt|LtE|Gt|GtE)_'
+    r'(Eq|NotEq|Lt|LtE|Gt|GtE)$',
+    r'core/ReplaceComparisonOperator_(Is_IsNot|IsNot_Is)$',
+    r'core/ReplaceUnaryOperator_(USub_UAdd|Delete_USub|Delete_Not)$',
+    r'core/(AddNot|ReplaceTrueWithFalse|ReplaceFalseWithTrue)$',
+    r'core/(ReplaceAndWithOr|ReplaceOrWithAnd)$',
+    r'core/(ReplaceBreakWithContinue|ReplaceContinueWithBreak)$',
+    r'core/(NumberReplacer|ZeroIterationForLoop)$',
+))
+
+
+def kept(operator):
+    """Whether the cosmic-ray operator ``operator`` is applied."""
+    return any(pattern.match(operator) for pattern in KEPT_OPERATORS)
+
+
+def module_name(path):
+    """The dotted module name of a source file under ``SOURCE``."""
+    parts = Path(path).resolve().relative_to(SOURCE).with_suffix('').parts
+    if parts[-1] == '__init__':
+        parts = parts[:-1]
+    return '.'.join(parts)
+
+
+def covering(record_modules, module, importers=()):
+    """The names of the records that check ``module``.
+
+    ``record_modules`` maps a record name to the module defining its
+    function (or to the family package, for operators). A module defining
+    public functions is checked by their records; one defining none that
+    have a record, by the records of the modules in ``importers`` (those
+    importing it) and those of its family package; a private helper module
+    or a package by the records of its importers, else by every record of
+    its family.
+    """
+    def where_in(modules):
+        return [name for name, where in record_modules.items()
+                if where in modules]
+
+    own = where_in({module})
+    family = '.'.join(module.split('.')[:4])
+    if module.count('.') > 3 and not module.rsplit('.', 1)[-1].startswith(
+            '_'):
+        return own or where_in(set(importers) | {family})
+    return where_in(importers) or [
+        name for name, where in record_modules.items()
+        if where == family or where.startswith(family + '.')]
+
+
+def _import_pattern(module):
+    """A regular expression matching an import of ``module``."""
+    package, _, last = module.rpartition('.')
+    return (rf'^\s*(from|import)\s+{re.escape(module)}(?![\w.])|'
+            rf'^\s*from\s+{re.escape(package)}\s+import\s+'
+            rf'[\w\s,()]*?\b{re.escape(last)}\b')
+
+
+def importers(module, sources):
+    """The modules of ``sources`` (module name: source text) that import
+    ``module``, directly or through private helper modules of
+    ``sources``; packages (which only re-export) are left out."""
+    packages = {name.rsplit('.', 1)[0] for name in sources}
+    found = set()
+    frontier = {module}
+    while frontier:
+        pattern = re.compile('|'.join(_import_pattern(name)
+                                      for name in sorted(frontier)),
+                             re.MULTILINE)
+        frontier = {name for name, text in sources.items()
+                    if name not in found and name != module
+                    and name not in packages and pattern.search(text)}
+        found |= frontier
+        frontier = {name for name in frontier
+                    if name.rsplit('.', 1)[-1].startswith('_')}
+    return found
+
+
+def selection(names):
+    """A ``pytest -k`` expression selecting exactly the records ``names``
+    (test ids are ``test_check[name-dtype]``)."""
+    return ' or '.join(f'[{name}-' for name in names)
+
+
+def changed_lines(diff):
+    """The removed and added source lines of a unified diff, stripped."""
+    removed, added = [], []
+    for line in diff.splitlines():
+        if line.startswith(('---', '+++')):
+            continue
+        if line.startswith('-'):
+            removed.append(line[1:].strip())
+        elif line.startswith('+'):
+            added.append(line[1:].strip())
+    return removed, added
+
+
+def outcomes(dump_lines):
+    """Tally a ``cosmic-ray dump``: ``(killed, survived, survivors)``.
+
+    Skipped (filtered) and incompetent mutants and pending ones count in
+    neither; a survivor is ``(path, line, operator, before, after)``.
+    """
+    killed = survived = 0
+    survivors = []
+    for line in dump_lines:
+        if not line.strip():
+            continue
+        item, result = json.loads(line)
+        if result is None or result['test_outcome'] not in (
+                'killed', 'survived'):
+            continue
+        if result['test_outcome'] == 'killed':
+            killed += 1
+            continue
+        survived += 1
+        mutation = item['mutations'][0]
+        before, after = changed_lines(result.get('diff') or '')
+        survivors.append((mutation['module_path'], mutation['start_pos'][0],
+                          mutation['operator_name'], ' '.join(before),
+                          ' '.join(after)))
+    return killed, survived, survivors
+
+
+def score(killed, survived):
+    """killed / (killed + survived), None where there were none."""
+    total = killed + survived
+    return killed / total if total else None
+
+
+def record_modules(sources):
+    """Every conformance record's name and the module of its function:
+    for operators (``sub``), the module defining ``def sub`` or
+    ``class Sub``, else the family package."""
+    sys.path.insert(0, str(ROOT / 'conformance'))
+    import records  # noqa: F401
+    from harness.record import RECORDS
+    from kusari.autograd import functions as F
+
+    found = {}
+    for name, record in RECORDS.items():
+        base = name.split(':')[0]
+        public = getattr(F, base, None)
+        if public is not None:
+            found[name] = public.__module__
+            continue
+        definition = re.compile(
+            rf'^(def {base}|class {base.capitalize()})\b', re.MULTILINE)
+        family = record.func.__module__.split('.')[-1].split('_')[0]
+        found[name] = next(
+            (module for module, text in sources.items()
+             if definition.search(text)), f'{FUNCTIONS_PACKAGE}.{family}')
+    return found
+
+
+def function_sources():
+    """Every module of kusari.autograd.functions: its source text."""
+    root = AUTOGRAD / 'functions'
+    return {module_name(path): path.read_text()
+            for path in sorted(root.rglob('*.py'))}
+
+
+def target_files(target):
+    """The Python files of a target (a family directory or a file)."""
+    path = (AUTOGRAD / target).resolve()
+    if path.is_dir():
+        return sorted(path.glob('*.py'))
+    if path.suffix == '.py' and path.is_file():
+        return [path]
+    raise SystemExit(f'mutation: no such file or directory under '
+                     f'{AUTOGRAD}: {target}')
+
+
+def _test_command(names):
+    return ' '.join(shlex.quote(part) for part in (
+        sys.executable, '-m', 'pytest',
+        str(ROOT / 'conformance' / 'test_functions.py'), '-q', '-x',
+        '-p', 'no:cacheprovider', '-k', selection(names)))
+
+
+def _cosmic_ray(*arguments, capture=False):
+    return subprocess.run([str(BIN / arguments[0]), *arguments[1:]],
+                          check=True, cwd=ROOT, text=True,
+                          capture_output=capture).stdout
+
+
+def _config(path, command, timeout, excluded):
+    lines = ['[cosmic-ray]',
+             f'module-path = {json.dumps(str(path))}',
+             f'timeout = {timeout:.1f}',
+             'excluded-modules = []',
+             f'test-command = {json.dumps(command)}',
+             '',
+             '[cosmic-ray.distributor]',
+             'name = "local"',
+             '',
+             '[cosmic-ray.filters.operators-filter]',
+             'exclude-operators = [',
+             *(f'    {json.dumps(re.escape(name) + "$")},'
+               for name in excluded),
+             ']', '']
+    return '\n'.join(lines)
+
+
+def _pending(dump_lines):
+    return sum(1 for line in dump_lines
+               if line.strip() and json.loads(line)[1] is None)
+
+
+def _session(config, session, path, command, timeout, excluded):
+    """A new cosmic-ray session of the kept mutants; its dump's lines."""
+    config.write_text(_config(path.relative_to(ROOT), command, timeout,
+                              excluded))
+    session.unlink(missing_ok=True)
+    _cosmic_ray('cosmic-ray', 'init', str(config), str(session))
+    _cosmic_ray('cr-filter-operators', str(session), str(config))
+    return _cosmic_ray('cosmic-ray', 'dump', str(session),
+                       capture=True).splitlines()
+
+
+def mutate_file(path, names, excluded):
+    """Run every kept mutant of one file; return the dump's lines."""
+    work = WORK / path.relative_to(AUTOGRAD).with_suffix('')
+    work.mkdir(parents=True, exist_ok=True)
+    config = work / 'cosmic-ray.toml'
+    session = work / 'session.sqlite'
+    command = _test_command(names)
+    if not _pending(_session(config, session, path, command, 0, excluded)):
+        return []
+    start = time.monotonic()
+    run = subprocess.run(shlex.split(command), cwd=ROOT, text=True,
+                         capture_output=True)
+    if run.returncode != 0:
+        raise SystemExit(f'mutation: the records of {path} fail '
+                         f'unmutated:\n{run.stdout[-2000:]}')
+    # A mutant slower than this loops: it counts as killed.
+    timeout = 3 * (time.monotonic() - start) + 10
+    _session(config, session, path, command, timeout, excluded)
+    original = path.read_bytes()
+    try:
+        _cosmic_ray('cosmic-ray', 'exec', str(config), str(session))
+    finally:
+        # Interrupted, cosmic-ray may leave its mutant on disk.
+        if path.read_bytes() != original:
+            path.write_bytes(original)
+    return _cosmic_ray('cosmic-ray', 'dump', str(session),
+                       capture=True).splitlines()
+
+
+def _percent(value):
+    return '-' if value is None else f'{100 * value:.0f}%'
+
+
+def main(argv=None):
+    parser = argparse.ArgumentParser(description=__doc__.split('\n\n')[0])
+    parser.add_argument('targets', nargs='+',
+                        help='a family directory or a file under '
+                             'kusari/autograd (functions/activation)')
+    arguments = parser.parse_args(argv)
+    # Terminated, restore the file being mutated (see mutate_file).
+    signal.signal(signal.SIGTERM, lambda *_: sys.exit(1))
+    operators = _cosmic_ray('cosmic-ray', 'operators',
+                            capture=True).split()
+    excluded = [name for name in operators if not kept(name)]
+    sources = function_sources()
+    modules = record_modules(sources)
+    for target in arguments.targets:
+        start = time.monotonic()
+        total_killed = total_survived = 0
+        all_survivors = []
+        print(f'== {target}')
+        for path in target_files(target):
+            module = module_name(path)
+            names = covering(modules, module, importers(module, sources))
+            if not names:
+                print(f'{path.name}: no record covers it, skipped')
+                continue
+            file_start = time.monotonic()
+            killed, survived, survivors = outcomes(
+                mutate_file(path, names, excluded))
+            total_killed += killed
+            total_survived += survived
+            all_survivors += survivors
+            print(f'{path.name}: {killed} killed, {survived} survived '
+                  f'({_percent(score(killed, survived))}), '
+                  f'{time.monotonic() - file_start:.0f} s, '
+                  f'records: {" ".join(names)}', flush=True)
+        overall = score(total_killed, total_survived)
+        print(f'{target}: score {_percent(overall)} ({total_killed} killed '
+              f'/ {total_killed + total_survived}), '
+              f'{time.monotonic() - start:.0f} s')
+        for path, line, operator, before, after in all_survivors:
+            print(f'  survived {Path(path).name}:{line} '
+                  f'{operator.split("/")[-1]}: {before}  ->  {after}')
+    return 0
+
+
+if __name__ == '__main__':
+    sys.exit(main())

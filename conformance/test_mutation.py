@@ -1,0 +1,146 @@
+"""The pure parts of the mutation-testing driver (mutation.py)."""
+import json
+
+import pytest
+
+import mutation
+
+F = 'kusari.autograd.functions'
+MODULES = {
+    'relu': f'{F}.activation.relu',
+    'relu6': f'{F}.activation.clipped_relu',
+    'clipped_relu': f'{F}.activation.clipped_relu',
+    'dropout': f'{F}.noise.dropout',
+    'sub': f'{F}.math',
+    'exp': f'{F}.math.exponential',
+}
+
+
+@pytest.mark.parametrize('operator', [
+    'core/ReplaceBinaryOperator_Add_Sub',
+    'core/ReplaceBinaryOperator_Mul_Div',
+    'core/ReplaceBinaryOperator_FloorDiv_Div',
+    'core/ReplaceComparisonOperator_Lt_LtE',
+    'core/ReplaceComparisonOperator_Is_IsNot',
+    'core/ReplaceUnaryOperator_USub_UAdd',
+    'core/NumberReplacer',
+    'core/AddNot',
+    'core/ZeroIterationForLoop',
+])
+def test_kept_operators(operator):
+    assert mutation.kept(operator)
+
+
+@pytest.mark.parametrize('operator', [
+    'core/ReplaceBinaryOperator_Add_BitXor',
+    'core/ReplaceBinaryOperator_Mul_RShift',
+    'core/ReplaceBinaryOperator_Add_FloorDiv',
+    'core/ReplaceComparisonOperator_Lt_Is',
+    'core/ReplaceUnaryOperator_USub_Invert',
+    'core/ExceptionReplacer',
+    'core/RemoveDecorator',
+    'core/VariableInserter',
+    'core/NumberReplacerX',
+])
+def test_dropped_operators(operator):
+    assert not mutation.kept(operator)
+
+
+def test_module_name():
+    base = mutation.SOURCE / 'kusari' / 'autograd' / 'functions'
+    assert mutation.module_name(base / 'activation' / 'relu.py') == (
+        f'{F}.activation.relu')
+    assert mutation.module_name(base / 'noise' / '__init__.py') == (
+        f'{F}.noise')
+
+
+def test_covering_a_public_module_takes_its_functions_records():
+    assert mutation.covering(MODULES, f'{F}.activation.clipped_relu') == [
+        'relu6', 'clipped_relu']
+    assert mutation.covering(MODULES, f'{F}.activation.relu') == ['relu']
+
+
+def test_covering_a_helper_takes_the_family():
+    family = ['relu', 'relu6', 'clipped_relu']
+    assert mutation.covering(MODULES, f'{F}.activation._elementwise') == (
+        family)
+    assert mutation.covering(MODULES, f'{F}.activation') == family
+    # A public module whose functions have no record: none.
+    assert mutation.covering(MODULES, f'{F}.noise.zoneout') == []
+    # Operator records name the family package itself.
+    assert mutation.covering(MODULES, f'{F}.math.basic_math') == ['sub']
+
+
+def test_covering_does_not_take_a_family_by_prefix():
+    modules = {'a': f'{F}.math.sum', 'b': f'{F}.math_extra.x'}
+    assert mutation.covering(modules, f'{F}.math._reduction') == ['a']
+
+
+def test_selection_anchors_each_name_to_its_test_id():
+    expression = mutation.selection(['relu', 'rrelu:given_r'])
+    assert expression == '[relu- or [rrelu:given_r-'
+
+
+def test_changed_lines():
+    diff = ('--- mutation diff ---\n'
+            '--- arelu.py\n'
+            '+++ brelu.py\n'
+            '@@ -11,7 +11,7 @@\n'
+            '     def backward(self):\n'
+            '-        return y > 0\n'
+            '+        return y >= 0\n')
+    assert mutation.changed_lines(diff) == (['return y > 0'],
+                                            ['return y >= 0'])
+
+
+def _line(outcome, line=3, operator='core/NumberReplacer', diff=''):
+    item = {'job_id': 'j', 'mutations': [
+        {'module_path': 'relu.py', 'operator_name': operator,
+         'occurrence': 0, 'start_pos': [line, 4], 'end_pos': [line, 5]}]}
+    result = None if outcome is None else {
+        'worker_outcome': 'skipped' if outcome == 'skipped' else 'normal',
+        'test_outcome': None if outcome == 'skipped' else outcome,
+        'output': '', 'diff': diff}
+    return json.dumps([item, result])
+
+
+def test_outcomes_tally_killed_and_survived_only():
+    lines = [_line('killed'), _line('killed'), _line('incompetent'),
+             _line('skipped'), _line(None), '',
+             _line('survived', line=7, diff='-x = 0\n+x = 1\n')]
+    killed, survived, survivors = mutation.outcomes(lines)
+    assert (killed, survived) == (2, 1)
+    assert survivors == [('relu.py', 7, 'core/NumberReplacer', 'x = 0',
+                          'x = 1')]
+
+
+def test_score():
+    assert mutation.score(3, 1) == 0.75
+    assert mutation.score(0, 0) is None
+
+
+def test_covering_a_helper_takes_its_importers_records():
+    importers = {f'{F}.activation.relu', f'{F}.noise.dropout'}
+    assert mutation.covering(MODULES, f'{F}.activation._elementwise',
+                             importers) == ['relu', 'dropout']
+
+
+def test_importers_follow_private_modules_only():
+    sources = {
+        f'{F}.a._helper': 'import numpy\n',
+        f'{F}.a.one': f'from {F}.a._helper import thing\n',
+        # Followed through private modules only.
+        f'{F}.a.two': f'from {F}.a.one import One\n',
+        f'{F}.a._mid': f'from {F}.a._helper import x\n',
+        f'{F}.a.nine': f'from {F}.a._mid import x\n',
+        f'{F}.a.three': f'import {F}.a._helper_more\n',
+        f'{F}.b.four': 'x = 1  # from kusari.autograd.functions.a._helper\n',
+        f'{F}.a.five': f'from {F}.a._helper.inner import x\n',
+        # A package only re-exports: not followed to its importers.
+        f'{F}.a': f'from {F}.a.one import One\n',
+        f'{F}.c.six': f'from {F}.a import One\n',
+        f'{F}.a.seven': f'from {F}.a import (_other,\n    _helper)\n',
+        f'{F}.a.eight': f'from {F}.a import _helper_two\n',
+    }
+    assert mutation.importers(f'{F}.a._helper', sources) == {
+        f'{F}.a.one', f'{F}.a._mid', f'{F}.a.seven', f'{F}.a.nine'}
