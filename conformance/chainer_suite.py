@@ -153,6 +153,7 @@ def main(argv):
          'full', '--jobs', str(args.jobs), '--compare', str(reference),
          '--out', str(args.out), *args.areas], check=True)
     summary = json.loads((args.out / 'summary.json').read_text())['compare']
+    summary.pop('TOTAL', None)  # (run_suite.py's own sum; _report sums)
     known = Patterns(known_differences(KNOWN_DIFFERENCES.read_text()))
     gaps = Patterns(open_gaps(OPEN.read_text()) if OPEN.exists() else ())
     verdict = judge(read_regressions(args.out / 'regressions.txt'),
