@@ -11,20 +11,7 @@ from kusari.links import links as L
 from kusari.links.links.caffe import CaffeFunction
 from kusari.links.links.caffe import caffe_pb
 from kusari.links.links.caffe import _wire
-
-
-def varint(value):
-    out = bytearray()
-    value &= (1 << 64) - 1
-    while True:
-        byte, value = value & 0x7f, value >> 7
-        out.append(byte | (0x80 if value else 0))
-        if not value:
-            return bytes(out)
-
-
-def ld(number, payload):
-    return varint(number << 3 | 2) + varint(len(payload)) + payload
+from protobuf_bytes import field, varint
 
 
 # -- messages ----------------------------------------------------------------
@@ -34,9 +21,9 @@ def test_serialized_bytes_follow_the_wire_format():
     blob.shape.dim.extend([2, 3])
     blob.data.extend([1.5, -2])
     blob.num = 2
-    expected = (varint(1 << 3) + varint(2)                     # num
-                + ld(5, numpy.array([1.5, -2], '<f4').tobytes())  # packed
-                + ld(7, ld(1, varint(2) + varint(3))))         # shape.dim
+    expected = (varint(1 << 3) + varint(2)                       # num
+                + field(5, numpy.array([1.5, -2], '<f4').tobytes())  # packed
+                + field(7, field(1, varint(2) + varint(3))))   # shape.dim
     assert blob.SerializeToString() == expected
     # Unpacked repeated uint32 (caffe.proto's default), a negative int32.
     conv = caffe_pb.ConvolutionParameter(kernel_size=[3, 5])
@@ -78,18 +65,19 @@ def test_messages_round_trip_and_keep_presence():
 def test_repeated_numbers_are_read_packed_or_not():
     unpacked = b''.join(varint(5 << 3 | 5) + numpy.float32(v).tobytes()
                         for v in (1, 2))
-    packed = ld(5, numpy.array([3, 4], '<f4').tobytes())
+    packed = field(5, numpy.array([3, 4], '<f4').tobytes())
     blob = caffe_pb.BlobProto()
     blob.MergeFromString(unpacked + packed)
     assert list(blob.data) == [1, 2, 3, 4]
     shape = caffe_pb.BlobShape()
-    shape.MergeFromString(ld(1, varint(7) + varint(8)) + varint(8) + varint(9))
+    shape.MergeFromString(
+        field(1, varint(7) + varint(8)) + varint(8) + varint(9))
     assert list(shape.dim) == [7, 8, 9]
 
 
 def test_unknown_fields_are_skipped_and_bad_values_refused():
     layer = caffe_pb.LayerParameter()
-    layer.MergeFromString(ld(1, b'l') + ld(100, b'\x08\x01')  # transform
+    layer.MergeFromString(field(1, b'l') + field(100, b'\x08\x01')  # transform
                           + varint(99 << 3) + varint(5))
     assert layer.name == 'l'
     with pytest.raises(TypeError, match='LayerParameter.name'):
@@ -101,7 +89,7 @@ def test_unknown_fields_are_skipped_and_bad_values_refused():
     with pytest.raises(AttributeError, match='Assignment not allowed'):
         layer.bottom = ['x']
     with pytest.raises(_wire.Malformed):
-        caffe_pb.NetParameter().MergeFromString(ld(100, b'\x0a\x09'))
+        caffe_pb.NetParameter().MergeFromString(field(100, b'\x0a\x09'))
 
 
 def test_float_fields_hold_float32_values():

@@ -10,24 +10,9 @@ from kusari.links import Chain
 from kusari.links import links as L
 from kusari.links.links.caffe import _wire
 from kusari.links.links.model.vision import _caffemodel
+from protobuf_bytes import field, varint
 
 # -- a minimal protobuf writer of NetParameter -----------------------------
-
-
-def varint(value):
-    out = bytearray()
-    while True:
-        byte, value = value & 0x7f, value >> 7
-        out.append(byte | (0x80 if value else 0))
-        if not value:
-            return bytes(out)
-
-
-def field(number, payload):
-    """A length-delimited field (bytes) or a varint field (int)."""
-    if isinstance(payload, int):
-        return varint(number << 3) + varint(payload)
-    return varint(number << 3 | 2) + varint(len(payload)) + payload
 
 
 def blob(array, legacy=False, packed=True, double=False):
