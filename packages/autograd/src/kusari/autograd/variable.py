@@ -741,8 +741,9 @@ class Parameter(Variable):
             # As in Chainer, the copies of an uninitialized parameter share
             # its array once one of them is initialized (Link.copy of a
             # lazy link).
-            copies = self.__dict__.setdefault('_uninitialized_copies', [])
-            copies += [weakref.ref(self), weakref.ref(param)]
+            copies = self.__dict__.setdefault('_uninitialized_copies',
+                                              [weakref.ref(self)])
+            copies.append(weakref.ref(param))
         param.__dict__.update(self.__dict__)
         return param
 
