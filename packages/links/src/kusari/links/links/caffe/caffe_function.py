@@ -81,24 +81,21 @@ class CaffeFunction(link.Chain):
         self.layers = []
 
         if net.layer:
-            for layer in net.layer:
-                meth = _type_to_method.get(layer.type)
-                if meth:
-                    meth(self, layer)
-                else:
-                    warnings.warn(
-                        f'Skip the layer "{layer.name}", since '
-                        f'CaffeFunction does not support {layer.type} '
-                        f'layer')
+            layers, methods = net.layer, _type_to_method
         else:  # the V1 format
-            for layer in net.layers:
-                meth = _oldname_to_method.get(layer.type)
-                if meth:
-                    meth(self, layer)
-                else:
-                    warnings.warn(
-                        f'Skip the layer "{layer.name}", since '
-                        f'CaffeFunction does not support it')
+            layers, methods = net.layers, _oldname_to_method
+        for layer in layers:
+            meth = methods.get(layer.type)
+            if meth:
+                meth(self, layer)
+            elif net.layer:
+                warnings.warn(
+                    f'Skip the layer "{layer.name}", since CaffeFunction '
+                    f'does not support {layer.type} layer')
+            else:
+                warnings.warn(
+                    f'Skip the layer "{layer.name}", since CaffeFunction '
+                    f'does not support it')
 
     def forward(self, inputs, outputs, disable=(), **kwargs):
         """Execute a sub-network of the network.
