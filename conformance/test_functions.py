@@ -61,6 +61,29 @@ def test_backward_subset(record, dtype, device, data):
     'record, dtype', _cases(lambda record: record.double_backprop))
 @conformance_settings
 @given(data=st.data())
+def test_graph_path(record, dtype, device, data):
+    _run(checks.check_graph_path, record, dtype, device, data, data.draw)
+
+
+@pytest.mark.parametrize('record, dtype', _cases())
+@conformance_settings
+@given(data=st.data())
+def test_reused_inputs(record, dtype, device, data):
+    _run(checks.check_reused_inputs, record, dtype, device, data, data.draw)
+
+
+@pytest.mark.parametrize(
+    'record, dtype', _cases(lambda record: record.any_layout))
+@conformance_settings
+@given(data=st.data())
+def test_layouts(record, dtype, device, data):
+    _run(checks.check_layouts, record, dtype, device, data, data.draw)
+
+
+@pytest.mark.parametrize(
+    'record, dtype', _cases(lambda record: record.double_backprop))
+@conformance_settings
+@given(data=st.data())
 def test_double_backward(record, dtype, device, data):
     _run(checks.check_double_backward, record, dtype, device, data,
          data.draw)

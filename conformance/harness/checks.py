@@ -9,6 +9,7 @@ are compared with a precise finite difference.
 import dataclasses
 
 import numpy
+from hypothesis import assume
 from hypothesis import strategies as st
 
 from kusari.array import backend
@@ -155,15 +156,129 @@ def check_backward_subset(case, draw):
                     f'inputs {sorted(chosen)} require one')
 
 
-def _input_grads(case, requiring, y_grads):
+def _input_grads(case, requiring, y_grads, inputs=None, calls=1,
+                 enable_double_backprop=False):
+    """The gradients of ``inputs`` (the case's by default) where the
+    outputs of ``calls`` calls on the same Variables all get ``y_grads``;
+    None for an input that requires none or gets none."""
     xs = [Variable(x, requires_grad=i in requiring)
-          for i, x in enumerate(case.inputs)]
-    ys = _as_tuple(case.call(*xs))
-    pairs = [(y, gy) for y, gy in zip(ys, y_grads)
-             if y.dtype.kind == 'f' and y.creator_node is not None]
+          for i, x in enumerate(case.inputs if inputs is None else inputs)]
+    pairs = []
+    for _ in range(calls):
+        ys = _as_tuple(case.call(*xs))
+        pairs += [(y, gy) for y, gy in zip(ys, y_grads)
+                  if y.dtype.kind == 'f' and y.creator_node is not None]
     if pairs:
-        backward([y for y, _ in pairs], [gy for _, gy in pairs])
+        backward([y for y, _ in pairs], [gy for _, gy in pairs],
+                 enable_double_backprop=enable_double_backprop)
     return [x.grad for x in xs]
+
+
+def _assert_grads_close(case, got, expected, what, tolerance=None):
+    """Input gradients ``got`` equal ``expected`` (None: zeros), with the
+    backward tolerance of the case's dtype unless one is given."""
+    tolerance = tolerance or case.record.tolerance(case.dtype, 'backward')
+    for i, (g, e) in enumerate(zip(got, expected)):
+        if g is None and e is None:
+            continue
+        shape = case.host[i].shape
+        g, e = (numpy.zeros(shape) if a is None else
+                _to_host(a).astype(numpy.float64) for a in (g, e))
+        numpy.testing.assert_allclose(
+            g, e, err_msg=f'{case.record.name}: the gradient of input {i} '
+                          f'{what}', **tolerance)
+
+
+def check_graph_path(case, draw):
+    """The first-order gradients built as a graph (the path of
+    ``enable_double_backprop=True``) equal those computed on arrays (the
+    path :func:`check_backward` compares with finite differences)."""
+    candidates = subset_candidates(case)
+    y_grads = _draw_like(draw, case.run(), case.device)
+    arrays = _input_grads(case, candidates, y_grads)
+    graph = _input_grads(case, candidates, y_grads,
+                         enable_double_backprop=True)
+    _assert_grads_close(case, graph, arrays,
+                        'built as a graph differs from the array path')
+
+
+def check_reused_inputs(case, draw):
+    """Inputs used by two calls in one graph get the sum of both calls'
+    gradients (a weight shared by two layers, a step of an RNN): twice
+    those of one call."""
+    candidates = subset_candidates(case)
+    y_grads = _draw_like(draw, case.run(), case.device)
+    once = _input_grads(case, candidates, y_grads)
+    twice = _input_grads(case, candidates, y_grads, calls=2)
+    doubled = [None if g is None else g * 2 for g in once]
+    _assert_grads_close(case, twice, doubled,
+                        'of two calls in one graph is not twice that of one')
+
+
+LAYOUTS = ('contiguous', 'fortran', 'reversed', 'strided', 'offset',
+           'broadcast')
+
+
+def laid_out(array, layout, axis=0):
+    """``array``'s values in a view of another memory ``layout``: F order,
+    negative strides, every other element of a larger array, an offset
+    into one, or (``'broadcast'``) stride 0 along ``axis``, where every
+    value along it becomes the first one (so the values change)."""
+    xp = backend.get_array_module(array)
+    if layout == 'contiguous' or array.ndim == 0:
+        return array
+    if layout == 'fortran':
+        return xp.asfortranarray(array)
+    if layout == 'broadcast':
+        first = array.take(xp.arange(min(1, array.shape[axis])), axis=axis)
+        return xp.broadcast_to(first, array.shape)
+    if layout == 'reversed':
+        base = xp.empty_like(array)
+        view = base[(slice(None, None, -1),) * array.ndim]
+    elif layout == 'strided':
+        base = xp.empty(tuple(2 * n for n in array.shape), array.dtype)
+        view = base[(slice(None, None, 2),) * array.ndim]
+    else:  # an offset: the view starts one element into its base
+        base = xp.empty(array.size + 1, array.dtype)
+        view = base[1:].reshape(array.shape)
+    view[...] = array
+    return view
+
+
+def check_layouts(case, draw):
+    """Inputs held in views (F order, negative strides, a stride, an
+    offset, stride 0) give the outputs and gradients their values give as
+    C-contiguous arrays, and are left unchanged."""
+    layouts = [draw(st.sampled_from(LAYOUTS)) if x.ndim else 'contiguous'
+               for x in case.inputs]
+    views = [laid_out(x, layout, draw(st.integers(0, x.ndim - 1)))
+             if x.ndim else x for x, layout in zip(case.inputs, layouts)]
+    name = f'{case.record.name} (inputs laid out as {layouts})'
+    contiguous = [v.copy() for v in views]  # C order, any ndim
+    try:
+        expected = [y.array for y in _as_tuple(case.call(*[
+            Variable(x) for x in contiguous]))]
+    except (ValueError, ArithmeticError, numpy.linalg.LinAlgError):
+        assume(False)  # a broadcast made the inputs invalid (singular...)
+    outputs = [y.array for y in _as_tuple(case.call(*[
+        Variable(v) for v in views]))]
+    for i, (y, e) in enumerate(zip(outputs, expected)):
+        numpy.testing.assert_allclose(
+            _to_host(y), _to_host(e),
+            err_msg=f'{name}: output {i} depends on the layout',
+            **case.record.tolerance(case.dtype, 'forward'))
+    candidates = subset_candidates(case)
+    y_grads = tuple(draw(floats(shape=y.shape, dtype=y.dtype))
+                    for y in outputs)
+    y_grads = tuple(case.device.send(list(y_grads)))
+    _assert_grads_close(
+        case, _input_grads(case, candidates, y_grads, inputs=views),
+        _input_grads(case, candidates, y_grads, inputs=contiguous),
+        f'depends on the layout ({layouts})')
+    for i, (v, c) in enumerate(zip(views, contiguous)):
+        numpy.testing.assert_array_equal(
+            _to_host(v), _to_host(c),
+            err_msg=f'{name}: input {i} was modified')
 
 
 def check_double_backward(case, draw):

@@ -77,6 +77,7 @@ class Record:
     no_grads: Optional[tuple]
     output_dtype: Optional[Callable]
     zero_size: bool
+    any_layout: bool
     reason: Optional[str]
 
     @property
@@ -104,7 +105,7 @@ class Record:
 
 def record(name, func, reference=None, inputs=None, double_backprop=True,
            dtypes=FLOAT_DTYPES, tolerances=None, eps=None, no_grads=None,
-           output_dtype=None, zero_size=True, reason=None):
+           output_dtype=None, zero_size=True, any_layout=True, reason=None):
     """Declare and register the conformance record of a function.
 
     Args:
@@ -126,8 +127,11 @@ def record(name, func, reference=None, inputs=None, double_backprop=True,
         output_dtype: ``output_dtype(**kwargs)`` giving the outputs' dtype
             where it is not the input dtype.
         zero_size: whether the inputs can be drawn zero-size.
+        any_layout: whether the function computes the same for an input
+            held in any memory layout (a view, F order, stride 0).
         reason: why a check is turned off (required when there is no
-            reference, no double backprop or no zero-size case).
+            reference, no double backprop, no zero-size case or a result
+            that depends on the layout).
 
     Returns:
         The registered :class:`Record`.
@@ -141,10 +145,12 @@ def record(name, func, reference=None, inputs=None, double_backprop=True,
     if not isinstance(inputs, st.SearchStrategy):
         raise TypeError(f'record {name!r}: inputs must be a strategy or a '
                         f'tuple of strategies, got {type(inputs).__name__}')
-    turned_off = reference is None or not double_backprop or not zero_size
+    turned_off = (reference is None or not double_backprop or not zero_size
+                  or not any_layout)
     if turned_off and not reason:
         raise ValueError(f'record {name!r}: say why (reason=...) it has no '
-                         f'reference, double backprop or zero-size case')
+                         f'reference, double backprop, zero-size case or '
+                         f'layout independence')
     dtypes = tuple(numpy.dtype(d) for d in dtypes)
     unknown = [d for d in dtypes if d not in FLOAT_DTYPES]
     if unknown:
@@ -154,7 +160,7 @@ def record(name, func, reference=None, inputs=None, double_backprop=True,
         name, func, inputs, reference, double_backprop, dtypes,
         merged_tolerances(tolerances or {}), merged_eps(eps or {}),
         None if no_grads is None else tuple(no_grads), output_dtype,
-        zero_size, reason)
+        zero_size, any_layout, reason)
     RECORDS[name] = entry
     return entry
 

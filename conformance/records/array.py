@@ -74,6 +74,22 @@ record('transpose', F.transpose, reference=numpy.transpose,
 
 
 @st.composite
+def _cyclic_transpose_sample(draw):
+    """A permutation that is not its own inverse (a backward that applies
+    it again instead of its inverse gives another array)."""
+    x = draw(floats(shape=shapes(min_dims=3, max_dims=4, min_side=1)))
+    axes = draw(st.permutations(range(x.ndim)).filter(
+        lambda p: any(p[p[a]] != a for a in range(len(p)))))
+    return sample(x, axes=tuple(axes))
+
+
+record('transpose:not_involution', F.transpose, reference=numpy.transpose,
+       inputs=_cyclic_transpose_sample(), zero_size=False,
+       reason='drawn with sides of at least one (the record transpose has '
+              'zero-size cases)')
+
+
+@st.composite
 def _broadcast_to_sample(draw):
     shape = draw(shapes())
     x = draw(floats(shape=broadcastable_shapes(shape)))
@@ -321,22 +337,26 @@ record('diagonal', F.diagonal, reference=numpy.diagonal,
 
 
 @st.composite
-def _as_strided_sample(draw):
+def _as_strided_sample(draw, view=False):
     """A view of shape and strides (some negative, some zero) that fits
-    its buffer, at a drawn offset."""
+    its buffer, at a drawn offset; with ``view``, also the ``start`` of a
+    view of that buffer, the input, which the view does not reach before."""
     shape = draw(shapes(max_dims=3, max_side=3))
     strides = tuple(draw(st.integers(-3, 3)) for _ in shape)
     reach = [(side - 1) * stride if side else 0
              for side, stride in zip(shape, strides)]
     below = -sum(r for r in reach if r < 0)
     span = below + sum(r for r in reach if r > 0) + 1
-    size = draw(st.integers(span, span + 3))
-    offset = draw(st.integers(below, size - span + below))
+    start = draw(st.integers(0, 3)) if view else 0
+    size = draw(st.integers(span + start, span + start + 3))
+    offset = draw(st.integers(below + start, size - span + below))
     x = draw(floats(shape=(size,)))
-    return sample(x, shape=shape, strides=strides, storage_offset=offset)
+    options = {'start': start} if view else {}
+    return sample(x, shape=shape, strides=strides, storage_offset=offset,
+                  **options)
 
 
-def _as_strided_reference(x, shape, strides, storage_offset):
+def _as_strided_reference(x, shape, strides, storage_offset, start=0):
     index = numpy.full(shape, storage_offset)
     for axis, (side, stride) in enumerate(zip(shape, strides)):
         index += (numpy.arange(side) * stride).reshape(
@@ -344,8 +364,21 @@ def _as_strided_reference(x, shape, strides, storage_offset):
     return x[index]
 
 
+def _as_strided_of_view(x, start, **options):
+    """as_strided of the view x[start:], which views x's memory: offsets
+    count from the start of that memory, not of the view."""
+    return F.as_strided(x[start:], **options)
+
+
 record('as_strided', F.as_strided, reference=_as_strided_reference,
-       inputs=_as_strided_sample())
+       inputs=_as_strided_sample(), any_layout=False,
+       reason='it views the memory under its input: a view of another '
+              'layout holds its values elsewhere in that memory')
+record('as_strided:of_view', _as_strided_of_view,
+       reference=_as_strided_reference,
+       inputs=_as_strided_sample(view=True), any_layout=False,
+       reason='it views the memory under its input: a view of another '
+              'layout holds its values elsewhere in that memory')
 record('copy', lambda x: F.copy(x, backend.get_device_from_array(x.array)),
        reference=lambda x: x, inputs=(floats(),))
 
