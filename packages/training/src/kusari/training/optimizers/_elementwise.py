@@ -84,21 +84,23 @@ class Rule(optimizer.UpdateRule):
         """The formula's program for the flags of this update, its arrays
         and its scalar arguments."""
         values = self.scalars(param)
-        hyperparam = self.hyperparam
-
-        def value(name):
-            return values[name] if name in values \
-                else getattr(hyperparam, name)
-
         formula = self.formula
-        program = formula.program(
-            tuple(bool(value(flag)) for flag in formula.flags))
+        program = formula.program(tuple([
+            bool(flag) for flag in self._values(formula.flags, values)]))
+        inputs = self._values(program.inputs, values)
         if 'eps' in program.inputs:
-            check_eps(self, value('eps'), param.dtype)
-        arrays = [param.array if name == 'param' else self.state[name]
-                  for name in program.arrays]
-        return program, arrays, program.prepare(
-            *[value(name) for name in program.inputs])
+            check_eps(self, inputs[program.inputs.index('eps')],
+                      param.dtype)
+        state = self.state
+        arrays = [param.array] + [state[name] for name in program.arrays[1:]]
+        return program, arrays, program.prepare(*inputs)
+
+    def _values(self, names, values):
+        """The values of ``names``: from ``values`` (of :meth:`scalars`),
+        else hyperparameters."""
+        hyperparam = self.hyperparam
+        return [values[name] if name in values else getattr(hyperparam, name)
+                for name in names]
 
 
 class Method(optimizer.GradientMethod):

@@ -32,6 +32,8 @@ def run(source, arrays, scalars):
     the arrays it updates in place) and ``scalars`` (cast to the arrays'
     dtype). Returns False, having done nothing, where the loop cannot run:
     the caller then takes its NumPy path."""
+    if _numba is False:
+        return False
     dtype = arrays[0].dtype
     if dtype not in (numpy.float32, numpy.float64) or not all(
             type(a) is numpy.ndarray and a.dtype == dtype
