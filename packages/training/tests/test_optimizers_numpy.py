@@ -212,6 +212,13 @@ DEFAULTS = {
 }
 
 
+def _require_numba():
+    """Skip unless the fused loops can run (Numba installed, its JIT on)."""
+    numba = pytest.importorskip('numba')
+    if numba.config.DISABLE_JIT:
+        pytest.skip('NUMBA_DISABLE_JIT is set')
+
+
 class OneParam(Link):
     def __init__(self, array):
         super().__init__()
@@ -224,7 +231,7 @@ def cpu_path(request, monkeypatch):
     """Runs a test with the fused CPU kernels (skipped without Numba) and
     with the rules' NumPy updates."""
     if request.param == 'fused':
-        pytest.importorskip('numba')
+        _require_numba()
     else:
         monkeypatch.setattr(_fused_cpu, '_numba', False)
         monkeypatch.setattr(_fused_cpu, '_compiled', {})
@@ -389,7 +396,7 @@ def test_step_on_large_parameter_allocates_no_full_array(name, cpu_path):
 @pytest.mark.parametrize('dtype', [numpy.float32, numpy.float64])
 def test_fused_kernel_is_numpy_update_bit_for_bit(monkeypatch, name,
                                                   reference, kwargs, dtype):
-    pytest.importorskip('numba')
+    _require_numba()
     rng = numpy.random.default_rng(2)
     initial = rng.standard_normal((37, 29)).astype(dtype)
     grads = rng.standard_normal((4,) + initial.shape).astype(dtype)
@@ -416,7 +423,7 @@ def test_fused_kernel_is_numpy_update_bit_for_bit(monkeypatch, name,
 def test_fused_loop_is_loaded_from_numbas_cache(tmp_path):
     # The loop's source is written to a file in the user's cache, so that
     # a second process loads the compiled loop instead of compiling it.
-    pytest.importorskip('numba')
+    _require_numba()
     script = textwrap.dedent('''
         import numpy
         from kusari.training.optimizers import _fused_cpu, adam
@@ -437,7 +444,7 @@ def test_fused_loop_is_loaded_from_numbas_cache(tmp_path):
 @pytest.mark.parametrize('array', [
     numpy.ones(6, numpy.float16), numpy.ones((4, 6), numpy.float32)[:, ::2]])
 def test_fused_kernel_declines_what_it_cannot_run(array):
-    pytest.importorskip('numba')
+    _require_numba()
     program = optimizers.AdamRule.formula.program((False, False))
     arrays = (array, array.copy(), array.copy(), array.copy())
     assert not _fused_cpu.run(program.numba_source, arrays,

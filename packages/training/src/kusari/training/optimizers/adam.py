@@ -106,9 +106,9 @@ class AdamRule(_BiasCorrectedRate, _elementwise.Rule):
     def scalars(self, param):
         """``alpha_t``, and AdaBound's ``lower`` and ``upper`` bounds of
         the step at this t."""
-        if not self.hyperparam.adabound:
-            return {'alpha_t': self.alpha_t}
         hp = self.hyperparam
+        if not hp.adabound:
+            return {'alpha_t': self.alpha_t}
         if self.initial_alpha is None:
             self.initial_alpha = hp.alpha
         final_lr = hp.final_lr * hp.alpha / self.initial_alpha
