@@ -540,7 +540,8 @@ def test_formula_refuses_what_it_cannot_write(source, message):
 
 
 @pytest.mark.parametrize('source', [
-    'v = grad', 'grad = param * 2', 'param = grad_ * 2', 'param = c0 * grad'])
+    'v = grad', 'grad = param * 2', 'param = grad_ * 2', 'param = c0 * grad',
+    'i = grad\nparam = i'])
 def test_formula_refuses_names_it_cannot_classify(source):
     with pytest.raises(ValueError, match='param, never grad|kept'):
         _formula.Formula(source).program(())

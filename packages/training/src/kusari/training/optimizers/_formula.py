@@ -16,8 +16,8 @@ other assigned name is a temporary; a name only read is a scalar (a
 hyperparameter, or a value the rule computes); the tests of ``if`` and of
 ``x if flag else y`` are boolean scalars (flags). Allowed are ``+ - * /``,
 unary ``-``, numbers, and the functions ``sqrt``, ``minimum``,
-``maximum`` and ``clip``. Names ending in ``_`` and names ``c0``, ``c1``,
-... are kept for the generated code.
+``maximum`` and ``clip``. Names ending in ``_``, names ``c0``, ``c1``,
+..., ``i``, ``numpy`` and ``range`` are kept for the generated code.
 
 Each combination of flags gives one :class:`Program`. Its parts that read
 only scalars (``1 - beta1``, constants) are computed once per call in
@@ -40,6 +40,8 @@ import numpy
 _FUNCTIONS = {'sqrt': 1, 'minimum': 2, 'maximum': 2, 'clip': 3}
 _UFUNCS = {ast.Add: 'add', ast.Sub: 'subtract', ast.Mult: 'multiply',
            ast.Div: 'divide'}
+# Names the generated code uses (CuPy's kernels index with i).
+_RESERVED = frozenset(['i', 'numpy', 'range'])
 # What else an expression may hold (numbers are checked apart).
 _ALLOWED = (ast.Name, ast.Load, ast.BinOp, ast.UnaryOp, ast.USub, *_UFUNCS)
 _C_OPERATORS = {ast.Add: '+', ast.Sub: '-', ast.Mult: '*', ast.Div: '/'}
@@ -242,7 +244,8 @@ def _classify(statements):
     if 'grad' in assigned or 'param' not in assigned:
         raise ValueError('an update formula assigns param, never grad')
     for name in list(read_first) + list(assigned):
-        if name.endswith('_') or name[:1] == 'c' and name[1:].isdigit():
+        if name.endswith('_') or name in _RESERVED \
+                or name[:1] == 'c' and name[1:].isdigit():
             raise ValueError(f'update formula: the name {name!r} is kept '
                              f'for the generated code')
     arrays = ['grad', 'param'] + [
