@@ -604,9 +604,9 @@ def test_adabound_bounds_scale_from_alpha_at_setup():
     # changing alpha before the first update already scales final_lr.
     rule = _adabound_step(0.05)
     assert rule.initial_alpha == 0.01
-    lower, upper = rule._bounds()
-    assert lower == pytest.approx(0.5 * (1 - 1 / (1e-3 + 1)))
-    assert upper == pytest.approx(0.5 * (1 + 1 / 1e-3))
+    bounds = rule.scalars(None)
+    assert bounds['lower'] == pytest.approx(0.5 * (1 - 1 / (1e-3 + 1)))
+    assert bounds['upper'] == pytest.approx(0.5 * (1 + 1 / 1e-3))
 
 
 def test_adabound_resumes_chainer_snapshot_without_initial_alpha():

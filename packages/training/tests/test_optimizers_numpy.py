@@ -1,6 +1,12 @@
 """Every optimizer against a plain NumPy transcription of its documented
 update rule, a few steps on a fixed problem."""
+import ctypes
 import math
+import os
+import shutil
+import subprocess
+import sys
+import textwrap
 import tracemalloc
 
 import numpy
@@ -9,7 +15,7 @@ import pytest
 from kusari.autograd import Parameter
 from kusari.links import Link
 from kusari.training import optimizers
-from kusari.training.optimizers import _fused_cpu
+from kusari.training.optimizers import _formula, _fused_cpu
 
 SHAPE = (3, 4)
 STEPS = 5
@@ -206,6 +212,13 @@ DEFAULTS = {
 }
 
 
+def _require_numba():
+    """Skip unless the fused loops can run (Numba installed, its JIT on)."""
+    numba = pytest.importorskip('numba')
+    if numba.config.DISABLE_JIT:
+        pytest.skip('NUMBA_DISABLE_JIT is set')
+
+
 class OneParam(Link):
     def __init__(self, array):
         super().__init__()
@@ -218,7 +231,7 @@ def cpu_path(request, monkeypatch):
     """Runs a test with the fused CPU kernels (skipped without Numba) and
     with the rules' NumPy updates."""
     if request.param == 'fused':
-        pytest.importorskip('numba')
+        _require_numba()
     else:
         monkeypatch.setattr(_fused_cpu, '_numba', False)
         monkeypatch.setattr(_fused_cpu, '_compiled', {})
@@ -383,7 +396,7 @@ def test_step_on_large_parameter_allocates_no_full_array(name, cpu_path):
 @pytest.mark.parametrize('dtype', [numpy.float32, numpy.float64])
 def test_fused_kernel_is_numpy_update_bit_for_bit(monkeypatch, name,
                                                   reference, kwargs, dtype):
-    pytest.importorskip('numba')
+    _require_numba()
     rng = numpy.random.default_rng(2)
     initial = rng.standard_normal((37, 29)).astype(dtype)
     grads = rng.standard_normal((4,) + initial.shape).astype(dtype)
@@ -400,35 +413,42 @@ def test_fused_kernel_is_numpy_update_bit_for_bit(monkeypatch, name,
 
     monkeypatch.setattr(_fused_cpu, '_compiled', {})
     rule, fused = run()
-    # Each rule's kernel is named after its module.
-    assert type(rule).__module__.rpartition('.')[2] in _fused_cpu._compiled
+    assert _fused_cpu._compiled, 'the update did not run its Numba loop'
     monkeypatch.setattr(_fused_cpu, '_numba', False)
     monkeypatch.setattr(_fused_cpu, '_compiled', {})
     for expected, actual in zip(fused, run()[1], strict=True):
         numpy.testing.assert_array_equal(actual, expected)
 
 
-def test_fused_kernels_load_again_after_a_reset(monkeypatch):
-    # Loading Numba twice (the module state reset, as tests do) compiles
-    # the shared moment update from its Python function, not its kernel.
-    pytest.importorskip('numba')
-    link = OneParam(numpy.ones((3, 4), numpy.float32))
-    opt = optimizers.Adam().setup(link)
-    for _ in range(2):
-        monkeypatch.setattr(_fused_cpu, '_numba', None)
-        monkeypatch.setattr(_fused_cpu, '_compiled', {})
-        link.w.grad = numpy.ones((3, 4), numpy.float32)
-        opt.update()
-        assert 'adam' in _fused_cpu._compiled
+def test_fused_loop_is_loaded_from_numbas_cache(tmp_path):
+    # The loop's source is written to a file in the user's cache, so that
+    # a second process loads the compiled loop instead of compiling it.
+    _require_numba()
+    script = textwrap.dedent('''
+        import numpy
+        from kusari.training.optimizers import _fused_cpu, adam
+        program = adam.AdamRule.formula.program((False, False))
+        arrays = [numpy.ones(8, numpy.float32) for _ in range(4)]
+        assert _fused_cpu.run(program.numba_source, arrays,
+                              [0.1] * len(program.scalars))
+        kernel = _fused_cpu._compiled[program.numba_source]
+        print(sum(kernel.stats.cache_hits.values()))
+    ''')
+    environment = dict(os.environ, XDG_CACHE_HOME=str(tmp_path))
+    hits = [subprocess.run([sys.executable, '-c', script], env=environment,
+                           capture_output=True, text=True, check=True
+                           ).stdout.strip() for _ in range(2)]
+    assert hits == ['0', '1']
 
 
 @pytest.mark.parametrize('array', [
     numpy.ones(6, numpy.float16), numpy.ones((4, 6), numpy.float32)[:, ::2]])
 def test_fused_kernel_declines_what_it_cannot_run(array):
-    pytest.importorskip('numba')
-    arrays = (array, array.copy(), array.copy(), array.copy(), array.copy())
-    scalars = (0.1, 0.1, 0.1, 1e-8, 1.0, 1.0, 0, 0, False, False)
-    assert not _fused_cpu.run('adam', arrays, scalars)
+    _require_numba()
+    program = optimizers.AdamRule.formula.program((False, False))
+    arrays = (array, array.copy(), array.copy(), array.copy())
+    assert not _fused_cpu.run(program.numba_source, arrays,
+                              [0.1] * len(program.scalars))
     assert (array == 1).all()
 
 
@@ -468,3 +488,114 @@ def test_fused_gpu_kernel_matches_transcription(name, reference, kwargs,
     rtol = _rtol(name, dtype, rtol)
     numpy.testing.assert_allclose(_gpu_case(name, kwargs, dtype), expected,
                                   rtol=rtol, atol=rtol)
+
+
+# The formulas: one per rule, made into each path's code.
+
+def test_formula_becomes_in_place_numpy_calls():
+    program = optimizers.MomentumSGDRule.formula.program(())
+    assert program.numpy_source == textwrap.dedent('''\
+        def update(grad, param, v, s0_, momentum, lr):
+            if momentum != 1:
+                numpy.multiply(v, momentum, out=v)
+            numpy.multiply(grad, lr, out=s0_)
+            numpy.subtract(v, s0_, out=v)
+            numpy.add(param, v, out=param)
+        ''')
+
+
+def test_formula_scalar_parts_are_computed_once():
+    program = optimizers.AdamRule.formula.program((False, False))
+    assert program.inputs == ('beta1', 'beta2', 'alpha_t', 'eps', 'eta',
+                              'weight_decay_rate')
+    assert program.scalars == ('c0', 'c1', 'alpha_t', 'eps', 'c2', 'eta')
+    assert program.prepare(0.9, 0.5, 0.1, 1e-8, 0.5, 0.2) == (
+        1 - 0.9, 1 - 0.5, 0.1, 1e-8, 1 - 0.5 * 0.2, 0.5)
+
+
+@pytest.mark.parametrize('name, flags, n_scratch', [
+    ('SGD', (), 1), ('MomentumSGD', (), 1), ('CorrectedMomentumSGD', (), 1),
+    ('NesterovAG', (), 1), ('AdaGrad', (), 2), ('AdaDelta', (), 2),
+    ('RMSprop', (False,), 2), ('RMSprop', (True,), 2),
+    ('RMSpropGraves', (), 2), ('SMORMS3', (), 2), ('Adam', (False, False), 1),
+    ('Adam', (True, True), 1), ('MSVAG', (), 3)])
+def test_formula_reuses_dead_scratch_arrays(name, flags, n_scratch):
+    rule = getattr(optimizers, name)().create_update_rule()
+    assert rule.formula.program(flags).n_scratch == n_scratch
+
+
+@pytest.mark.parametrize('source, message', [
+    ('param = grad ** 2', 'not allowed'),
+    ('param = exp(grad)', 'the functions are'),
+    ('param = sqrt(grad, grad)', 'the functions are'),
+    ('param[0] = grad', 'assign to one name'),
+    ('param, v = grad, grad', 'assign to one name'),
+    ('param //= grad', 'only'),
+    ('if lr > 0:\n    param = grad', 'a condition is a flag name'),
+    ('return grad', 'is not an assignment'),
+])
+def test_formula_refuses_what_it_cannot_write(source, message):
+    with pytest.raises(ValueError, match=message):
+        _formula.Formula(source)
+
+
+@pytest.mark.parametrize('source', [
+    'v = grad', 'grad = param * 2', 'param = grad_ * 2', 'param = c0 * grad',
+    'i = grad\nparam = i'])
+def test_formula_refuses_names_it_cannot_classify(source):
+    with pytest.raises(ValueError, match='param, never grad|kept'):
+        _formula.Formula(source).program(())
+
+
+def _host_update(program, directory):
+    """The CUDA body of ``program``, compiled for the host in float32 by
+    g++ (no fused multiply-add, as NumPy computes), as a function of
+    NumPy arrays and scalars."""
+    arrays = ('grad',) + program.arrays
+    source = '\n'.join([
+        '#include <algorithm>', '#include <cmath>',
+        'using std::max; using std::min; using std::sqrt;',
+        'typedef float compute_t;',
+        'extern "C" void update(long size, ' + ', '.join(
+            [f'float* {name}_array' for name in arrays]
+            + [f'float {name}' for name in program.scalars]) + ') {',
+        'for (long i = 0; i < size; ++i) {',
+        *[f'float& {name} = {name}_array[i];' for name in arrays],
+        program.cuda_body, '}}'])
+    (directory / 'update.cpp').write_text(source)
+    library = directory / 'update.so'
+    subprocess.run(['g++', '-O2', '-ffp-contract=off', '-shared', '-fPIC',
+                    '-o', str(library), str(directory / 'update.cpp')],
+                   check=True)
+    function = ctypes.CDLL(str(library)).update
+
+    def update(*arguments):
+        arrays, scalars = arguments[:len(program.arrays) + 1], \
+            arguments[len(program.arrays) + 1:]
+        function(ctypes.c_long(arrays[0].size),
+                 *[a.ctypes.data_as(ctypes.c_void_p) for a in arrays],
+                 *[ctypes.c_float(s) for s in scalars])
+    return update
+
+
+@pytest.mark.skipif(shutil.which('g++') is None, reason='needs g++')
+@pytest.mark.parametrize('name, reference, kwargs', CASES)
+def test_cuda_body_computes_what_numpy_does(monkeypatch, tmp_path, name,
+                                            reference, kwargs):
+    # The GPU kernel's body, compiled here for the CPU, is the NumPy
+    # update bit for bit (on a GPU its fused multiply-adds round less).
+    monkeypatch.setattr(_fused_cpu, '_numba', False)
+    link = OneParam(_initial().astype(numpy.float32))
+    opt = getattr(optimizers, name)(**kwargs).setup(link)
+    for g in _grads()[:3]:
+        link.w.grad = g.astype(numpy.float32)
+        opt.update()
+    rule = link.w.update_rule
+    program, arrays, scalars = rule._program(link.w)
+    copies = [array.copy() for array in arrays]
+    grad = link.w.grad
+    scratch = [numpy.empty_like(grad) for _ in range(program.n_scratch)]
+    program.numpy_update(grad, *arrays, *scratch, *scalars)
+    _host_update(program, tmp_path)(grad.copy(), *copies, *scalars)
+    for expected, actual in zip(arrays, copies, strict=True):
+        numpy.testing.assert_array_equal(actual, expected)

@@ -1,12 +1,13 @@
-"""What the elementwise update rules share: scratch arrays for in-place CPU
-updates, fused CuPy kernels for GPU ones, and hyperparameter checks.
+"""What the elementwise update rules share: their update, made from one
+formula (:mod:`._formula`) for every path, scratch arrays for in-place CPU
+updates, and hyperparameter checks.
 
 On the CPU an update is a sequence of in-place NumPy ufunc calls; where the
 formula needs a temporary it goes to a scratch array, which is reused by
 every parameter and every step (one set per thread and dtype, as large as
 the largest parameter), so a step allocates no array. Float16 parameters
-are computed in float32, as Chainer does. Where Numba is installed a rule
-may run one fused kernel of :mod:`._fused_cpu` instead.
+are computed in float32, as Chainer does. Where Numba is installed the
+formula runs as one fused loop of :mod:`._fused_cpu` instead.
 
 On the GPU each update is one fused ``ElementwiseKernel``: the arrays are
 read once and written once. Arrays keep the parameter's dtype (``P``);
@@ -19,6 +20,7 @@ import numpy
 
 from kusari.array import cuda
 from kusari.training import optimizer
+from kusari.training.optimizers import _fused_cpu
 
 _local = threading.local()
 
@@ -26,12 +28,16 @@ _local = threading.local()
 class Rule(optimizer.UpdateRule):
     """Base of the elementwise update rules.
 
-    A subclass sets :attr:`defaults` (the parent of its hyperparameter when
-    none is given) and :attr:`zero_state`, and its constructor passes its
-    hyperparameters to this one by name (those that are not None are set).
+    A subclass sets :attr:`formula`, :attr:`defaults` (the parent of its
+    hyperparameter when none is given) and :attr:`zero_state`, and its
+    constructor passes its hyperparameters to this one by name (those that
+    are not None are set). The formula reads hyperparameters, and the
+    values :meth:`scalars` gives; one that reads ``eps`` refuses an
+    ``eps`` that rounds to zero in the compute dtype.
     """
 
     is_elementwise = True
+    formula = None
     defaults = None
     # Names of the state arrays that start as zeros like the parameter.
     zero_state = ()
@@ -56,6 +62,45 @@ class Rule(optimizer.UpdateRule):
         xp = param.device.xp
         for key in self.zero_state:
             self.state[key] = xp.zeros_like(param.array)
+
+    def scalars(self, param):
+        """The values the formula reads that are not hyperparameters, by
+        name, for this update of ``param``."""
+        return {}
+
+    def update_core_cpu(self, param):
+        program, arrays, scalars = self._program(param)
+        if _fused_cpu.run(program.numba_source, (param.grad, *arrays),
+                          scalars):
+            return
+        grad, scratch = cpu_operands(param, program.n_scratch)
+        program.numpy_update(grad, *arrays, *scratch, *scalars)
+
+    def update_core_gpu(self, param):
+        program, arrays, scalars = self._program(param)
+        _cuda_kernel(program, param.dtype)(param.grad, *scalars, *arrays)
+
+    def _program(self, param):
+        """The formula's program for the flags of this update, its arrays
+        and its scalar arguments."""
+        values = self.scalars(param)
+        formula = self.formula
+        program = formula.program(tuple([
+            bool(flag) for flag in self._values(formula.flags, values)]))
+        inputs = self._values(program.inputs, values)
+        if 'eps' in program.inputs:
+            check_eps(self, inputs[program.inputs.index('eps')],
+                      param.dtype)
+        state = self.state
+        arrays = [param.array] + [state[name] for name in program.arrays[1:]]
+        return program, arrays, program.prepare(*inputs)
+
+    def _values(self, names, values):
+        """The values of ``names``: from ``values`` (of :meth:`scalars`),
+        else hyperparameters."""
+        hyperparam = self.hyperparam
+        return [values[name] if name in values else getattr(hyperparam, name)
+                for name in names]
 
 
 class Method(optimizer.GradientMethod):
@@ -116,50 +161,6 @@ def _scratch(shape, dtype, count):
     return [pool[row, :size].reshape(shape) for row in range(count)]
 
 
-def update_moments(grad, m, v, one_minus_beta1, one_minus_beta2, work):
-    """Move the moving averages ``m`` of ``grad`` and ``v`` of ``grad ** 2``
-    in place: ``m += (1 - beta1) * (grad - m)``, ``v += (1 - beta2) *
-    (grad ** 2 - v)`` (``work``, a scratch array, is left with garbage)."""
-    numpy.subtract(grad, m, out=work)
-    work *= one_minus_beta1
-    m += work
-    numpy.multiply(grad, grad, out=work)
-    work -= v
-    work *= one_minus_beta2
-    v += work
-
-
-# update_moments in a fused kernel (arrays grad, m, v; scalars
-# one_minus_beta1, one_minus_beta2); it leaves the locals g, m_ and v_.
-MOMENTS_CUDA = '''
-    compute_t g = grad;
-    compute_t m_ = m;
-    compute_t v_ = v;
-    m_ += one_minus_beta1 * (g - m_);
-    v_ += one_minus_beta2 * (g * g - v_);
-    m = m_;
-    v = v_;
-'''
-
-
-def descend_decoupled(array, step, eta, weight_decay_rate):
-    """``array -= eta * (step + weight_decay_rate * array)`` in place (the
-    decoupled weight decay of AdamW; ``step`` is scaled in place)."""
-    if weight_decay_rate != 0:
-        array *= 1 - eta * weight_decay_rate
-    if eta != 1:
-        step *= eta
-    array -= step
-
-
-def descend_scaled(array, grad, lr, denom, step):
-    """``array -= lr * grad / denom`` in place, through the scratch array
-    ``step``."""
-    numpy.multiply(grad, lr, out=step)
-    step /= denom
-    array -= step
-
-
 def check_eps(rule, eps, dtype):
     """Raise if a nonzero ``eps`` underflows to zero in the compute dtype
     of ``dtype`` (the update would divide by zero)."""
@@ -169,26 +170,15 @@ def check_eps(rule, eps, dtype):
             f'{numpy.dtype(dtype).name} parameters (it rounds to zero)')
 
 
-def fused_kernel(name, arrays_in, scalars, arrays_out, body, dtype):
-    """A fused CuPy kernel updating parameter-shaped arrays (built once per
-    signature, dtype and device).
-
-    Args:
-        name (str): the kernel name.
-        arrays_in (tuple of str): names of the input arrays (dtype ``P``).
-        scalars (tuple of str): names of the scalar inputs (``compute_t``).
-        arrays_out (tuple of str): names of the arrays updated in place.
-        body (str): CUDA code; it reads and writes the arrays through
-            ``compute_t`` locals (``compute_t m_ = m; ... m = m_;``).
-        dtype: the parameter dtype.
-
-    Call it as ``kernel(*arrays_in, *scalars, *arrays_out)``.
-    """
+def _cuda_kernel(program, dtype):
+    """The CuPy kernel of ``program`` for ``dtype`` parameters (built once
+    per program, dtype and device); its arguments are the gradient, the
+    scalars and the arrays it updates in place."""
     compute = compute_dtype(dtype)
     c_type = 'double' if compute == numpy.float64 else 'float'
-    in_params = ', '.join([f'P {array}' for array in arrays_in]
-                          + [f'{compute.name} {scalar}'
-                             for scalar in scalars])
-    out_params = ', '.join(f'P {array}' for array in arrays_out)
-    return cuda.elementwise(in_params, out_params, body, name,
+    in_params = ', '.join(['P grad'] + [f'{compute.name} {scalar}'
+                                        for scalar in program.scalars])
+    out_params = ', '.join(f'P {array}' for array in program.arrays)
+    return cuda.elementwise(in_params, out_params, program.cuda_body,
+                            program.name,
                             preamble=f'typedef {c_type} compute_t;')

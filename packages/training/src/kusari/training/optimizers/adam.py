@@ -2,10 +2,8 @@
 import math
 import warnings
 
-import numpy
-
 from kusari.training import optimizer
-from kusari.training.optimizers import _elementwise, _fused_cpu
+from kusari.training.optimizers import _elementwise, _formula
 
 _default_hyperparam = optimizer.Hyperparameter()
 _default_hyperparam.alpha = 0.001
@@ -75,6 +73,16 @@ class AdamRule(_BiasCorrectedRate, _elementwise.Rule):
             update instead where ``adabound`` was off then.
     """
 
+    formula = _formula.Formula('''
+        m += (1 - beta1) * (grad - m)
+        v += (1 - beta2) * (grad * grad - v)
+        if amsgrad:
+            vhat = maximum(vhat, v)
+        step = alpha_t / (sqrt(vhat if amsgrad else v) + eps)
+        if adabound:
+            step = clip(step, lower, upper)
+        param = param * (1 - eta * weight_decay_rate) - step * m * eta
+    ''')
     defaults = _default_hyperparam
     zero_state = ('m', 'v')
     initial_alpha = None
@@ -95,73 +103,18 @@ class AdamRule(_BiasCorrectedRate, _elementwise.Rule):
         if self.hyperparam.amsgrad:
             self.state['vhat'] = param.device.xp.zeros_like(param.array)
 
-    def _bounds(self):
-        """AdaBound's ``(lower, upper)`` bounds of the step at this t."""
+    def scalars(self, param):
+        """``alpha_t``, and AdaBound's ``lower`` and ``upper`` bounds of
+        the step at this t."""
         hp = self.hyperparam
+        if not hp.adabound:
+            return {'alpha_t': self.alpha_t}
         if self.initial_alpha is None:
             self.initial_alpha = hp.alpha
         final_lr = hp.final_lr * hp.alpha / self.initial_alpha
-        return (final_lr * (1.0 - 1.0 / (hp.gamma * self.t + 1)),
-                final_lr * (1.0 + 1.0 / (hp.gamma * self.t)))
-
-    def update_core_cpu(self, param):
-        hp = self.hyperparam
-        _elementwise.check_eps(self, hp.eps, param.dtype)
-        alpha_t = self.alpha_t
-        bounds = self._bounds() if hp.adabound else None
-        m, v = self.state['m'], self.state['v']
-        vhat = self.state['vhat'] if hp.amsgrad else None
-        if _fused_cpu.run(
-                'adam', (param.grad, param.array, m, v,
-                         v if vhat is None else vhat),
-                (alpha_t, 1 - hp.beta1, 1 - hp.beta2, hp.eps, hp.eta,
-                 1 - hp.eta * hp.weight_decay_rate, *(bounds or (0, 0)),
-                 bool(hp.amsgrad), bool(hp.adabound))):
-            return
-        grad, (step,) = _elementwise.cpu_operands(param, 1)
-        _elementwise.update_moments(grad, m, v, 1 - hp.beta1, 1 - hp.beta2,
-                                    step)
-        if vhat is not None:
-            numpy.maximum(vhat, v, out=vhat)
-        numpy.sqrt(v if vhat is None else vhat, out=step)
-        step += hp.eps
-        numpy.divide(alpha_t, step, out=step)
-        if bounds is not None:
-            numpy.clip(step, *bounds, out=step)
-        step *= m
-        _elementwise.descend_decoupled(param.array, step, hp.eta,
-                                       hp.weight_decay_rate)
-
-    def update_core_gpu(self, param):
-        hp = self.hyperparam
-        _elementwise.check_eps(self, hp.eps, param.dtype)
-        arrays = [param.array, self.state['m'], self.state['v']]
-        names = ['param', 'm', 'v']
-        vhat = 'v_'
-        if hp.amsgrad:
-            arrays.append(self.state['vhat'])
-            names.append('vhat')
-            vhat = 'vhat_'
-        running_max = ('compute_t vhat_ = max((compute_t)vhat, v_);'
-                       'vhat = vhat_;') if hp.amsgrad else ''
-        lower, upper = self._bounds() if hp.adabound else (0.0, 0.0)
-        bound = 'step = min(upper, max(lower, step));' if hp.adabound else ''
-        body = _elementwise.MOMENTS_CUDA + f'''
-            {running_max}
-            compute_t step = alpha_t / (sqrt({vhat}) + eps);
-            {bound}
-            compute_t p = param;
-            param = p - eta * (step * m_ + weight_decay_rate * p);
-        '''
-        name = 'adam' + '_amsgrad' * bool(hp.amsgrad) \
-            + '_adabound' * bool(hp.adabound)
-        _elementwise.fused_kernel(
-            name, ('grad',),
-            ('alpha_t', 'one_minus_beta1', 'one_minus_beta2', 'eps', 'eta',
-             'weight_decay_rate', 'lower', 'upper'),
-            tuple(names), body, param.dtype)(
-                param.grad, self.alpha_t, 1 - hp.beta1, 1 - hp.beta2, hp.eps,
-                hp.eta, hp.weight_decay_rate, lower, upper, *arrays)
+        return {'alpha_t': self.alpha_t,
+                'lower': final_lr * (1.0 - 1.0 / (hp.gamma * self.t + 1)),
+                'upper': final_lr * (1.0 + 1.0 / (hp.gamma * self.t))}
 
     def serialize(self, serializer):
         """Also saves :attr:`initial_alpha` of AdaBound, which the bounds

@@ -2,7 +2,7 @@
 import numpy
 
 from kusari.training import optimizer
-from kusari.training.optimizers import _elementwise, _fused_cpu
+from kusari.training.optimizers import _elementwise, _formula
 
 _default_hyperparam = optimizer.Hyperparameter()
 _default_hyperparam.lr = 0.1
@@ -35,6 +35,17 @@ class MSVAGRule(_elementwise.Rule):
         lr, beta, eta, weight_decay_rate: as in :class:`MSVAG`.
     """
 
+    formula = _formula.Formula('''
+        m += (1 - beta) * (grad - m)
+        v += (1 - beta) * (grad * grad - v)
+        mt = m / correction
+        mt2 = mt * mt
+        variance = maximum(v / correction - mt2, 0)
+        # Where denom is 0 so is mt2: 0 / tiny gives the factor 0.
+        denom = maximum(variance * rho_ratio + mt2, tiny)
+        factor = clip(mt2 / denom, 0, 1)
+        param = param * (1 - eta * weight_decay_rate) - factor * mt * lr * eta
+    ''')
     defaults = _default_hyperparam
     zero_state = ('m', 'v')
 
@@ -43,68 +54,16 @@ class MSVAGRule(_elementwise.Rule):
         super().__init__(parent_hyperparam, lr=lr, beta=beta, eta=eta,
                          weight_decay_rate=weight_decay_rate)
 
-    def _scalars(self):
-        """``(1 - beta ** t, rho)`` at this step."""
+    def scalars(self, param):
+        """``correction = 1 - beta ** t``, ``rho_ratio = rho / (1 - rho)``
+        and the compute dtype's smallest normal number ``tiny``."""
         beta, t = self.hyperparam.beta, self.t
         correction = 1.0 - beta ** t
-        rho = ((1.0 - beta) ** 2 * (1.0 - beta ** (2 * t))
-               / (correction ** 2 * (1.0 - beta ** 2)))
-        return correction, min(rho, _RHO_MAX)
-
-    def update_core_cpu(self, param):
-        hp = self.hyperparam
-        correction, rho = self._scalars()
-        m, v = self.state['m'], self.state['v']
-        if _fused_cpu.run(
-                'msvag', (param.grad, param.array, m, v),
-                (hp.lr, 1 - hp.beta, correction, rho / (1 - rho), hp.eta,
-                 1 - hp.eta * hp.weight_decay_rate,
-                 numpy.finfo(param.grad.dtype).tiny, 0, 1)):
-            return
-        grad, (mt, mt2, work) = _elementwise.cpu_operands(param, 3)
-        _elementwise.update_moments(grad, m, v, 1 - hp.beta, 1 - hp.beta,
-                                    work)
-        numpy.divide(m, correction, out=mt)
-        numpy.multiply(mt, mt, out=mt2)
-        variance = work
-        numpy.divide(v, correction, out=variance)
-        variance -= mt2
-        numpy.maximum(variance, 0, out=variance)
-        variance *= rho / (1 - rho)
-        denom = variance
-        denom += mt2
-        # Where denom is 0 so is mt2: 0 / tiny gives the factor 0.
-        numpy.maximum(denom, numpy.finfo(denom.dtype).tiny, out=denom)
-        factor = mt2
-        factor /= denom
-        numpy.clip(factor, 0, 1, out=factor)
-        factor *= mt
-        factor *= hp.lr
-        _elementwise.descend_decoupled(param.array, factor, hp.eta,
-                                       hp.weight_decay_rate)
-
-    def update_core_gpu(self, param):
-        hp = self.hyperparam
-        correction, rho = self._scalars()
-        _elementwise.fused_kernel(
-            'msvag', ('grad',),
-            ('lr', 'one_minus_beta1', 'one_minus_beta2', 'correction',
-             'rho_ratio', 'eta', 'weight_decay_rate'),
-            ('param', 'm', 'v'),
-            _elementwise.MOMENTS_CUDA + '''
-               compute_t mt = m_ / correction;
-               compute_t mt2 = mt * mt;
-               compute_t denom = mt2
-                   + max(v_ / correction - mt2, (compute_t)0) * rho_ratio;
-               compute_t factor = denom > 0 ? mt2 / denom : (compute_t)0;
-               factor = min(max(factor, (compute_t)0), (compute_t)1);
-               compute_t p = param;
-               param = p - eta * (lr * factor * mt + weight_decay_rate * p);
-            ''',
-            param.dtype)(param.grad, hp.lr, 1 - hp.beta, 1 - hp.beta,
-                         correction, rho / (1 - rho), hp.eta,
-                         hp.weight_decay_rate, param.array, self.state['m'],
-                         self.state['v'])
+        rho = min((1.0 - beta) ** 2 * (1.0 - beta ** (2 * t))
+                  / (correction ** 2 * (1.0 - beta ** 2)), _RHO_MAX)
+        dtype = _elementwise.compute_dtype(param.dtype)
+        return {'correction': correction, 'rho_ratio': rho / (1 - rho),
+                'tiny': numpy.finfo(dtype).tiny}
 
 
 class MSVAG(_elementwise.Method,

@@ -1,8 +1,5 @@
 """Nesterov's accelerated gradient."""
-import numpy
-
-from kusari.training.optimizers import _elementwise, _fused_cpu
-from kusari.training.optimizers import _momentum
+from kusari.training.optimizers import _formula, _momentum
 
 
 class NesterovAGRule(_momentum.Rule):
@@ -17,35 +14,11 @@ class NesterovAGRule(_momentum.Rule):
         lr, momentum: as in :class:`NesterovAG`.
     """
 
-    def update_core_cpu(self, param):
-        hp = self.hyperparam
-        lr, momentum = hp.lr, hp.momentum
-        v = self.state['v']
-        array = param.array
-        if _fused_cpu.run('nesterov_ag', (param.grad, array, v),
-                          (lr, momentum, momentum * momentum,
-                           (1 + momentum) * lr)):
-            return
-        grad, (term,) = _elementwise.cpu_operands(param, 1)
-        v *= momentum
-        numpy.multiply(grad, lr, out=term)
-        v -= term
-        numpy.multiply(v, momentum * momentum, out=term)
-        array += term
-        numpy.multiply(grad, (1 + momentum) * lr, out=term)
-        array -= term
-
-    def update_core_gpu(self, param):
-        hp = self.hyperparam
-        _elementwise.fused_kernel(
-            'nesterov_ag', ('grad',), ('lr', 'momentum'), ('param', 'v'),
-            '''compute_t g = grad;
-               compute_t v_ = momentum * (compute_t)v - lr * g;
-               v = v_;
-               param = (compute_t)param + momentum * momentum * v_
-                       - (1 + momentum) * lr * g;''',
-            param.dtype)(param.grad, hp.lr, hp.momentum, param.array,
-                         self.state['v'])
+    formula = _formula.Formula('''
+        v = v * momentum - grad * lr
+        param = (param + v * (momentum * momentum)
+                 - grad * ((1 + momentum) * lr))
+    ''')
 
 
 class NesterovAG(_momentum.Method):

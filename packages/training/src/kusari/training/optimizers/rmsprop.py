@@ -1,8 +1,6 @@
 """RMSprop."""
-import numpy
-
 from kusari.training import optimizer
-from kusari.training.optimizers import _elementwise, _fused_cpu
+from kusari.training.optimizers import _elementwise, _formula
 
 _default_hyperparam = optimizer.Hyperparameter()
 _default_hyperparam.lr = 0.01
@@ -27,6 +25,11 @@ class RMSpropRule(_elementwise.Rule):
         eps_inside_sqrt (bool): add ``eps`` under the square root.
     """
 
+    formula = _formula.Formula('''
+        ms = ms * alpha + grad * (1 - alpha) * grad
+        denom = sqrt(ms + eps) if eps_inside_sqrt else sqrt(ms) + eps
+        param -= lr * grad / denom
+    ''')
     defaults = _default_hyperparam
     zero_state = ('ms',)
 
@@ -34,42 +37,6 @@ class RMSpropRule(_elementwise.Rule):
                  eps=None, eps_inside_sqrt=None):
         super().__init__(parent_hyperparam, lr=lr, alpha=alpha, eps=eps,
                          eps_inside_sqrt=eps_inside_sqrt)
-
-    def update_core_cpu(self, param):
-        hp = self.hyperparam
-        _elementwise.check_eps(self, hp.eps, param.dtype)
-        ms = self.state['ms']
-        if _fused_cpu.run('rmsprop', (param.grad, param.array, ms),
-                          (hp.lr, hp.alpha, 1 - hp.alpha, hp.eps,
-                           bool(hp.eps_inside_sqrt))):
-            return
-        grad, (denom, step) = _elementwise.cpu_operands(param, 2)
-        numpy.multiply(grad, 1 - hp.alpha, out=denom)
-        denom *= grad
-        ms *= hp.alpha
-        ms += denom
-        if hp.eps_inside_sqrt:
-            numpy.add(ms, hp.eps, out=denom)
-            numpy.sqrt(denom, out=denom)
-        else:
-            numpy.sqrt(ms, out=denom)
-            denom += hp.eps
-        _elementwise.descend_scaled(param.array, grad, hp.lr, denom, step)
-
-    def update_core_gpu(self, param):
-        hp = self.hyperparam
-        _elementwise.check_eps(self, hp.eps, param.dtype)
-        denom = 'sqrt(ms_ + eps)' if hp.eps_inside_sqrt \
-            else 'sqrt(ms_) + eps'
-        _elementwise.fused_kernel(
-            'rmsprop_inside' if hp.eps_inside_sqrt else 'rmsprop',
-            ('grad',), ('lr', 'alpha', 'eps'), ('param', 'ms'),
-            f'''compute_t g = grad;
-                compute_t ms_ = alpha * (compute_t)ms + (1 - alpha) * g * g;
-                ms = ms_;
-                param = (compute_t)param - lr * g / ({denom});''',
-            param.dtype)(param.grad, hp.lr, hp.alpha, hp.eps, param.array,
-                         self.state['ms'])
 
 
 class RMSprop(_elementwise.Method,
