@@ -14,8 +14,12 @@ import numpy
 from kusari.array import backend
 from kusari.array.configuration import using_config
 from kusari.autograd import gradient_check
+from kusari.autograd import backward
 from kusari.autograd.variable import Variable
 from kusari.serializers import npz
+
+from harness.checks import LAYOUTS
+from harness.checks import laid_out
 
 _HOST = backend.CpuDevice()
 # Parameters are filled with this before copy('init'): no initializer of
@@ -102,6 +106,67 @@ def check_backward(record, dtype, device):
         call, inputs, grads, params=list(link.params()),
         eps=record.eps[dtype], no_grads=record.no_grads,
         dtype=numpy.float64, **record.tolerance(dtype, 'backward'))
+
+
+def _gradients(record, link, inputs, dtype, grads, calls=1):
+    """Host copies of the input and parameter gradients when ``calls``
+    calls of the link on the same input Variables all get ``grads``
+    (zeros where none arrives)."""
+    link.cleargrads()
+    xs = [Variable(x) for x in inputs]
+    outputs = []
+    with using_config('dtype', dtype):
+        for _ in range(calls):
+            outputs += flatten(record.call(link, *xs))
+    pairs = [(y, g) for y, g in zip(outputs, grads * calls)
+             if y.dtype.kind == 'f' and y.creator_node is not None]
+    backward([y for y, _ in pairs], [g for _, g in pairs])
+    holders = xs + [p for _, p in sorted(link.namedparams())]
+    return host_arrays([h.array * 0 if h.grad is None else h.grad
+                        for h in holders])
+
+
+def _output_grads(outputs, device):
+    rng = numpy.random.default_rng(0)
+    return tuple(device.send([
+        rng.uniform(-1, 1, y.shape).astype(y.dtype) for y in outputs]))
+
+
+def check_called_twice(record, dtype, device):
+    """A link called twice in one graph (a layer shared by two branches,
+    the steps of an RNN) gets twice the gradients of one call in every
+    parameter and input: the gradients accumulate."""
+    link = build(record, dtype, device)
+    inputs = draw_inputs(record, dtype, device)
+    grads = _output_grads(run(record, link, inputs, dtype), device)
+    once = _gradients(record, link, inputs, dtype, grads)
+    twice = _gradients(record, link, inputs, dtype, grads, calls=2)
+    _assert_same(record, f'{record.name}: the gradients of two calls in '
+                 f'one graph are not twice those of one', twice,
+                 [2 * g for g in once], record.tolerance(dtype, 'backward'))
+
+
+def check_layouts(record, dtype, device):
+    """Inputs held in views of every memory layout (F order, negative
+    strides, a stride, an offset; not stride 0, which changes the values)
+    give the outputs and gradients of C-contiguous ones."""
+    link = build(record, dtype, device)
+    inputs = draw_inputs(record, dtype, device)
+    expected = run(record, link, inputs, dtype)
+    grads = _output_grads(expected, device)
+    contiguous = _gradients(record, link, inputs, dtype, grads)
+    for layout in LAYOUTS:
+        if layout in ('contiguous', 'broadcast'):
+            continue
+        views = [laid_out(x, layout) for x in inputs]
+        message = f'{record.name}: inputs laid out {layout!r} give other'
+        _assert_same(record, f'{message} outputs',
+                     host_arrays(run(record, link, views, dtype)),
+                     host_arrays(expected), record.tolerance(dtype,
+                                                             'forward'))
+        _assert_same(record, f'{message} gradients',
+                     _gradients(record, link, views, dtype, grads),
+                     contiguous, record.tolerance(dtype, 'forward'))
 
 
 def check_lazy(record, dtype, device):
@@ -252,4 +317,5 @@ def _assert_same(record, message, actual, expected, tolerance):
 #: Every check, by the name its tests carry.
 CHECKS = {'forward': check_forward, 'backward': check_backward,
           'lazy_initialisation': check_lazy, 'copy': check_copy,
-          'serialize': check_serialize, 'to_device': check_to_device}
+          'serialize': check_serialize, 'to_device': check_to_device,
+          'called_twice': check_called_twice, 'layouts': check_layouts}

@@ -18,14 +18,17 @@ from harness.record import merged_tolerances
 LINK_RECORDS = {}
 NO_LINK_SPEC = {}
 
-FLOAT32, FLOAT64 = numpy.dtype('float32'), numpy.dtype('float64')
-LINK_DTYPES = (FLOAT32, FLOAT64)
+FLOAT16, FLOAT32, FLOAT64 = (numpy.dtype(t) for t in ('float16', 'float32',
+                                                      'float64'))
+LINK_DTYPES = (FLOAT16, FLOAT32, FLOAT64)
 
 # Both sides of the forward check run the same functions on the same
 # arrays: only the order of floating-point sums may differ. The numerical
-# gradients are taken in float64; float32 tolerances absorb the rounding
-# of the analytic gradient.
+# gradients are taken in float64; float16 and float32 tolerances absorb
+# the rounding of the analytic gradient.
 DEFAULT_TOLERANCES = {
+    FLOAT16: {'forward': {'atol': 1e-3, 'rtol': 1e-2},
+              'backward': {'atol': 5e-2, 'rtol': 5e-2}},
     FLOAT32: {'forward': {'atol': 1e-6, 'rtol': 1e-5},
               'backward': {'atol': 1e-3, 'rtol': 1e-2}},
     FLOAT64: {'forward': {'atol': 1e-12, 'rtol': 1e-10},
@@ -33,7 +36,7 @@ DEFAULT_TOLERANCES = {
 }
 # Finite differences of every dtype are taken on float64 copies of the
 # inputs and parameters.
-DEFAULT_EPS = {FLOAT32: 1e-4, FLOAT64: 1e-4}
+DEFAULT_EPS = {FLOAT16: 1e-3, FLOAT32: 1e-4, FLOAT64: 1e-4}
 
 
 @dataclasses.dataclass(frozen=True)

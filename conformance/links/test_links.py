@@ -1,6 +1,6 @@
 """Every link record through every check of ``harness.link_checks``, in
-float32 and float64, on the ``--device`` device (``-k 'copy and Linear'``
-selects one check of one record)."""
+float16, float32 and float64, on the ``--device`` device
+(``-k 'copy and Linear'`` selects one check of one record)."""
 import pytest
 
 from harness.link_checks import CHECKS
