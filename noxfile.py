@@ -187,12 +187,12 @@ def conformance(session, device):
 @nox.session
 def mutation(session):
     """Mutation testing of one family or file of kusari.autograd.functions
-    against its conformance records (conformance/mutation.py), e.g.
-    ``nox -s mutation -- functions/activation``; prints the score and the
-    surviving mutants.
+    or kusari.links against its conformance records
+    (conformance/mutation.py), e.g. ``nox -s mutation --
+    functions/activation``; prints the score and the surviving mutants.
 
-    cosmic-ray mutates the sources in place, so autograd is installed
-    editable from this tree.
+    cosmic-ray mutates the sources in place, so autograd and links are
+    installed editable from this tree.
     """
     if not session.posargs:
         session.error('name a family or file: nox -s mutation -- '
@@ -200,8 +200,9 @@ def mutation(session):
     _install(session, PACKAGES.values(), TEST_TOOLS + (COSMIC_RAY,))
     # hatchling builds an editable install with ``editables``.
     session.install('editables')
-    session.install('--no-build-isolation', '--no-deps', '-e',
-                    str(PACKAGES['autograd'].directory))
+    for name in ('autograd', 'links'):
+        session.install('--no-build-isolation', '--no-deps', '-e',
+                        str(PACKAGES[name].directory))
     session.run('python', 'conformance/mutation.py', *session.posargs,
                 env={'OPENBLAS_NUM_THREADS': '1'})
 

@@ -1,11 +1,14 @@
-"""Mutation testing of kusari.autograd.functions against the conformance
-records, with cosmic-ray.
+"""Mutation testing of kusari.autograd.functions and kusari.links against
+the conformance records, with cosmic-ray.
 
     python conformance/mutation.py functions/activation [functions/noise ...]
     python conformance/mutation.py functions/activation/elu.py
+    python conformance/mutation.py links/connection/linear.py
 
 A target is a family directory or one file under
-``packages/autograd/src/kusari/autograd/``. Each file of a target gets its
+``packages/autograd/src/kusari/autograd/`` (the functions, checked by the
+function records) or else under ``packages/links/src/kusari/links/`` (the
+links, checked by the link records). Each file of a target gets its
 own cosmic-ray session (in ``.mutation/``), whose test command runs only
 the conformance records that reach that file (see :func:`covering`), with
 the fast CI Hypothesis profile, stopping at the first failure. Only
@@ -14,8 +17,9 @@ killed / (killed + survived); every survivor is printed with its file,
 line and change.
 
 Cosmic-ray mutates the source files in place and restores them after each
-mutant, so the autograd package must be installed editable from this tree
-(``nox -s mutation`` does that); do not edit the files while it runs.
+mutant, so the autograd and links packages must be installed editable from
+this tree (``nox -s mutation`` does that); do not edit the files while it
+runs.
 """
 import argparse
 import json
@@ -30,6 +34,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 SOURCE = ROOT / 'packages' / 'autograd' / 'src'
 AUTOGRAD = SOURCE / 'kusari' / 'autograd'
+LINKS_SOURCE = ROOT / 'packages' / 'links' / 'src'
+LINKS = LINKS_SOURCE / 'kusari' / 'links'
 FUNCTIONS_PACKAGE = 'kusari.autograd.functions'
 WORK = ROOT / '.mutation'
 BIN = Path(sys.executable).parent
@@ -59,8 +65,11 @@ def kept(operator):
 
 
 def module_name(path):
-    """The dotted module name of a source file under ``SOURCE``."""
-    parts = Path(path).resolve().relative_to(SOURCE).with_suffix('').parts
+    """The dotted module name of a source file under ``SOURCE`` or
+    ``LINKS_SOURCE``."""
+    path = Path(path).resolve()
+    source = LINKS_SOURCE if path.is_relative_to(LINKS_SOURCE) else SOURCE
+    parts = path.relative_to(source).with_suffix('').parts
     if parts[-1] == '__init__':
         parts = parts[:-1]
     return '.'.join(parts)
@@ -119,10 +128,12 @@ def importers(module, sources):
     return found
 
 
-def selection(names):
+def selection(names, links=False):
     """A ``pytest -k`` expression selecting exactly the records ``names``
-    (test ids are ``test_check[name-dtype]``)."""
-    return ' or '.join(f'[{name}-' for name in names)
+    (test ids are ``test_check[name-dtype]``, or for ``links``
+    ``test_link[check-name-dtype]``)."""
+    anchor = '-{}-' if links else '[{}-'
+    return ' or '.join(anchor.format(name) for name in names)
 
 
 def changed_lines(diff):
@@ -196,29 +207,51 @@ def record_modules(sources):
     return found
 
 
-def function_sources():
-    """Every module of kusari.autograd.functions: its source text."""
-    root = AUTOGRAD / 'functions'
+def link_record_modules(sources):
+    """Every link record's name and the module of ``sources`` (module
+    name: source text) defining its class."""
+    sys.path.insert(0, str(ROOT / 'conformance'))
+    import links  # noqa: F401
+    from harness.link_record import LINK_RECORDS
+
+    def defining(name):
+        definition = re.compile(rf'^class {name}\b', re.MULTILINE)
+        return next((module for module, text in sources.items()
+                     if definition.search(text)), None)
+    return {name: defining(record.link_name)
+            for name, record in LINK_RECORDS.items()}
+
+
+def package_sources(root):
+    """Every module under the directory ``root``: its source text."""
     return {module_name(path): path.read_text()
             for path in sorted(root.rglob('*.py'))}
 
 
+def function_sources():
+    """Every module of kusari.autograd.functions: its source text."""
+    return package_sources(AUTOGRAD / 'functions')
+
+
 def target_files(target):
-    """The Python files of a target (a family directory or a file)."""
-    path = (AUTOGRAD / target).resolve()
-    if path.is_dir():
-        return sorted(path.glob('*.py'))
-    if path.suffix == '.py' and path.is_file():
-        return [path]
+    """The Python files of a target (a family directory or a file, under
+    kusari/autograd or else kusari/links)."""
+    for root in (AUTOGRAD, LINKS):
+        path = (root / target).resolve()
+        if path.is_dir():
+            return sorted(path.glob('*.py'))
+        if path.suffix == '.py' and path.is_file():
+            return [path]
     raise SystemExit(f'mutation: no such file or directory under '
-                     f'{AUTOGRAD}: {target}')
+                     f'{AUTOGRAD} or {LINKS}: {target}')
 
 
-def _test_command(names):
+def _test_command(names, links=False):
+    test = 'links/test_links.py' if links else 'test_functions.py'
     return ' '.join(shlex.quote(part) for part in (
-        sys.executable, '-m', 'pytest',
-        str(ROOT / 'conformance' / 'test_functions.py'), '-q', '-x',
-        '-p', 'no:cacheprovider', '-k', selection(names)))
+        sys.executable, '-m', 'pytest', str(ROOT / 'conformance' / test),
+        '-q', '-x', '-p', 'no:cacheprovider', '-k',
+        selection(names, links)))
 
 
 def _cosmic_ray(*arguments, capture=False):
@@ -261,13 +294,14 @@ def _session(config, session, path, command, timeout, excluded):
                        capture=True).splitlines()
 
 
-def mutate_file(path, names, excluded):
+def mutate_file(path, names, excluded, links=False):
     """Run every kept mutant of one file; return the dump's lines."""
-    work = WORK / path.relative_to(AUTOGRAD).with_suffix('')
+    root = LINKS if links else AUTOGRAD
+    work = WORK / root.name / path.relative_to(root).with_suffix('')
     work.mkdir(parents=True, exist_ok=True)
     config = work / 'cosmic-ray.toml'
     session = work / 'session.sqlite'
-    command = _test_command(names)
+    command = _test_command(names, links)
     if not _pending(_session(config, session, path, command, 0, excluded)):
         return []
     start = time.monotonic()
@@ -298,21 +332,27 @@ def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.split('\n\n')[0])
     parser.add_argument('targets', nargs='+',
                         help='a family directory or a file under '
-                             'kusari/autograd (functions/activation)')
+                             'kusari/autograd (functions/activation) or '
+                             'kusari/links (links/connection/linear.py)')
     arguments = parser.parse_args(argv)
     # Terminated, restore the file being mutated (see mutate_file).
     signal.signal(signal.SIGTERM, lambda *_: sys.exit(1))
     operators = _cosmic_ray('cosmic-ray', 'operators',
                             capture=True).split()
     excluded = [name for name in operators if not kept(name)]
-    sources = function_sources()
-    modules = record_modules(sources)
     for target in arguments.targets:
         start = time.monotonic()
         total_killed = total_survived = 0
         all_survivors = []
         print(f'== {target}')
         for path in target_files(target):
+            links = path.is_relative_to(LINKS)
+            if links:
+                sources = package_sources(LINKS)
+                modules = link_record_modules(sources)
+            else:
+                sources = function_sources()
+                modules = record_modules(sources)
             module = module_name(path)
             names = covering(modules, module, importers(module, sources))
             if not names:
@@ -320,7 +360,7 @@ def main(argv=None):
                 continue
             file_start = time.monotonic()
             killed, survived, survivors = outcomes(
-                mutate_file(path, names, excluded))
+                mutate_file(path, names, excluded, links))
             total_killed += killed
             total_survived += survived
             all_survivors += survivors

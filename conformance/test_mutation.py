@@ -81,6 +81,29 @@ def test_selection_anchors_each_name_to_its_test_id():
     assert expression == '[relu- or [rrelu:given_r-'
 
 
+def test_selection_of_link_records_anchors_to_their_test_ids():
+    # test ids are test_link[check-name-dtype]
+    assert mutation.selection(['Linear', 'Linear:nobias'], links=True) == (
+        '-Linear- or -Linear:nobias-')
+
+
+def test_targets_resolve_under_autograd_then_links():
+    relu, = mutation.target_files('functions/activation/relu.py')
+    assert relu == mutation.AUTOGRAD / 'functions' / 'activation' / 'relu.py'
+    linear = mutation.module_name(next(
+        path for path in mutation.LINKS.rglob('linear.py')))
+    assert linear.startswith('kusari.links.') and linear.endswith('.linear')
+    with pytest.raises(SystemExit, match='no such file'):
+        mutation.target_files('functions/no_such_family')
+
+
+def test_link_records_map_to_the_module_of_their_class():
+    modules = mutation.link_record_modules(
+        mutation.package_sources(mutation.LINKS))
+    assert modules['Linear'] == modules['Linear:nobias']
+    assert modules['Linear'].endswith('.connection.linear')
+
+
 def test_changed_lines():
     diff = ('--- mutation diff ---\n'
             '--- arelu.py\n'
