@@ -4,6 +4,9 @@
 other FunctionNodes, so gradients are differentiable again. ``apply`` is the
 hot path: check, forward, wrap the outputs and, only when a graph is being
 recorded, link the nodes.
+
+:class:`GradientSum` is the one node the engine applies itself: where
+gradients meet, it adds them (the library's ``+`` is not the engine's).
 """
 import sys
 import traceback
