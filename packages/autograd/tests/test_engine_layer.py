@@ -88,10 +88,11 @@ def test_the_engine_runs_forward_and_backward_with_its_own_nodes():
         # Recorded, the sum of the contributions is a GradientSum node.
         gx, = function_node.grad([y], [x], enable_double_backprop=True)
         print(type(gx.creator).__name__, gx.array.tolist())
+        x, gy = numpy.array([.5, -1.]), numpy.array([1., 2.])
         gradient_check.check_backward(
-            lambda v: Scale(3.).apply((v,)),
-            numpy.array([.5, -1.], dtype=numpy.float64),
-            numpy.array([1., 2.], dtype=numpy.float64))
+            lambda v: Scale(3.).apply((v,)), x, gy)
+        gradient_check.check_double_backward(
+            lambda v: Scale(3.).apply((v,)), x, gy, numpy.array([.3, .7]))
         import sys
         print(any(m.startswith('kusari.autograd.functions')
                   for m in sys.modules))
