@@ -21,6 +21,9 @@ class InvalidType(TypeError):
         actual (str): What the condition found instead.
     """
 
+    # Its public home, as tracebacks and pickles name it.
+    __module__ = 'kusari.autograd.utils.type_check'
+
     def __init__(self, expect, actual, msg=None):
         if msg is None:
             msg = f'Expect: {expect}\nActual: {actual}'
