@@ -175,6 +175,9 @@ def test_invalid_type_is_a_type_error_and_pickles():
     assert type(clone) is type_check.InvalidType
     assert (str(clone), clone.expect, clone.actual) == (
         str(error), error.expect, error.actual)
+    # Tracebacks and pickles name it where users import it from.
+    assert b'kusari.autograd.utils.type_check' in pickle.dumps(error)
+    assert type_check.InvalidType.__module__ == type_check.__name__
 
 
 def test_check_that_fails_only_in_light_mode_is_reported():

@@ -133,6 +133,19 @@ def test_cleargrad_zerograd_addgrad():
         x.addgrad(f32([1, 1]))
 
 
+def test_addgrad_adds_arrays_into_a_new_gradient():
+    x = Variable(f32([1, 2]), grad=f32([1, 1]))
+    before = x.grad
+    x.addgrad(Variable(f32([0, 0]), grad=f32([2, 3])))
+    numpy.testing.assert_array_equal(x.grad, f32([3, 4]))
+    numpy.testing.assert_array_equal(before, f32([1, 1]))
+    # A sum of gradients, not a step of the graph.
+    assert x.grad_var.creator is None
+    scalar = Variable(f32(1), grad=f32(2))
+    scalar.addgrad(Variable(f32(0), grad=f32(3)))
+    assert isinstance(scalar.grad, numpy.ndarray) and scalar.grad == 5
+
+
 def test_requires_grad_false_gets_no_gradient():
     x = Variable(f32([1, 2]))
     c = Variable(f32([3, 4]), requires_grad=False)

@@ -5,52 +5,24 @@ FunctionNodes are visited in decreasing rank, so each one runs once, after
 every consumer of its outputs has contributed its gradient.
 """
 import heapq
-import threading
 import traceback
 import warnings
 
 from kusari.array import backend
 from kusari.array.configuration import using_config
-from kusari.autograd.function_node import _check_finite
-from kusari.autograd.function_node import _config_local
-from kusari.autograd.function_node import _global_config
-from kusari.autograd.function_node import _hook_state
-from kusari.autograd.function_node import _targets_only
+from kusari.autograd import _state
+from kusari.autograd.accumulation import adder
+from kusari.autograd.function_node import sum_gradients
 from kusari.autograd.utils.array import force_array
 from kusari.autograd.variable import Variable
 
 _bare = Variable._bare
-_pass = threading.local()  # owned: the running pass's own gradients
-
-
-def private(grad, node):
-    """Whether the running backward pass alone holds ``grad``, the
-    gradient it has so far for the VariableNode ``node``: a
-    ``backward_accumulate`` may add into such an entry of its
-    ``grad_inputs`` in place and return it in its place."""
-    owned = getattr(_pass, 'owned', None)
-    return owned is not None and owned.get(id(grad)) is node
-
-
-def hand_over(grad, node):
-    """Give the running backward pass ``grad``, the gradient of the
-    VariableNode ``node`` that a ``backward_accumulate`` returns, whose
-    array it made and holds no other reference to: later contributions
-    may then be added to it in place. Nothing happens while the pass
-    records a graph."""
-    owned = getattr(_pass, 'owned', None)
-    if owned is not None:
-        owned[id(grad)] = node
-
-
-def accumulate(grad, contribution, node):
-    """``grad + contribution`` in a ``backward_accumulate``, where ``grad``
-    is the running pass's gradient so far (or None) of the VariableNode
-    ``node``: added in place where the pass alone holds ``grad``, as the
-    pass adds contributions itself."""
-    if grad is None:
-        return contribution
-    return _adder(getattr(_pass, 'owned', None))(grad, contribution, node)
+_pass = _state.backward_pass
+_config_local = _state.config_local
+_global_config = _state.global_config
+_hook_state = _state.function_hooks
+_check_finite = _state.check_finite
+_targets_only = _state.targets_only
 
 
 def backward_from_variable(var, retain_grad, enable_double_backprop,
@@ -255,7 +227,7 @@ def _walk(outputs, grad_outputs, retain_grad, enable_double_backprop,
     general = bool(_hook_state.__dict__.get('hooks')) or \
         _config_local.__dict__.get('debug', _global_config['debug'])
     with using_config('enable_backprop', enable_double_backprop):
-        add = _adder(owned)
+        add = adder(owned)
         for y, gy in zip(outputs, grad_outputs):
             node = y.node
             if not node._requires_grad:
@@ -322,26 +294,6 @@ def _walk(outputs, grad_outputs, retain_grad, enable_double_backprop,
                 found[n] = grads[n]
         return found
     return grads
-
-
-def _adder(owned):
-    """How to add the contribution ``b`` to the gradient ``a`` of a node:
-    through the graph when it is recorded (``owned`` None), directly on
-    arrays when not. There, a sum made here is recorded in ``owned`` and
-    later contributions are added to it in place, with no new array each
-    (a weight used at every step of a sequence)."""
-    if owned is None:
-        return lambda a, b, node: a + b
-
-    def add(a, b, node):
-        if owned.get(id(a)) is node:
-            a._array += b._array
-            return a
-        # (A 0-d sum is a NumPy scalar: made an array again.)
-        total = _bare(force_array(a._array + b._array), True)
-        owned[id(total)] = node
-        return total
-    return add
 
 
 def _call_backward(func, targets, gys, grads, owned):
@@ -467,8 +419,13 @@ def _store_leaf_grads(grads, grad_outputs, enable_double_backprop,
             if var._grad_var is g:
                 continue
             if id(g._array) in held:
-                g = _bare(g._array.copy(), True) if not \
-                    enable_double_backprop else g * 1
+                g = sum_gradients(g) if enable_double_backprop else \
+                    _bare(g._array.copy(), True)
             held.add(id(g._array))
             old = var._grad_var
-            var._grad_var = g if old is None else old + g
+            var._grad_var = g if old is None else sum_gradients(old, g)
+
+
+# Variable.backward and grad, defined below this module, start it here.
+_state.backward_from_variable = backward_from_variable
+_state.grad = grad

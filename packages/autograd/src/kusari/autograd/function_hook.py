@@ -3,9 +3,7 @@
 A hook is registered globally for the current thread (``with hook:``) or
 locally on one FunctionNode (``node.add_hook(hook)``).
 """
-import threading
-
-_local = threading.local()
+from kusari.autograd import _state
 
 
 def thread_hooks(local):
@@ -20,7 +18,7 @@ def thread_hooks(local):
 
 def get_function_hooks():
     """The dict ``name -> hook`` of this thread's global function hooks."""
-    return thread_hooks(_local)
+    return thread_hooks(_state.function_hooks)
 
 
 class FunctionHook:

@@ -4,6 +4,9 @@
 other FunctionNodes, so gradients are differentiable again. ``apply`` is the
 hot path: check, forward, wrap the outputs and, only when a graph is being
 recorded, link the nodes.
+
+:class:`GradientSum` is the one node the engine applies itself: where
+gradients meet, it adds them (the library's ``+`` is not the engine's).
 """
 import sys
 import traceback
@@ -13,7 +16,7 @@ import numpy
 
 from kusari.array import _cupy
 from kusari.array import backend
-from kusari.array import configuration
+from kusari.autograd import _state
 from kusari.autograd import function_hook
 from kusari.autograd.utils import type_check
 from kusari.autograd.variable import Variable
@@ -24,9 +27,11 @@ _ndarray = numpy.ndarray
 _modules = sys.modules
 _weakref = weakref.ref
 _check_types = type_check.check_types
-_config_local = configuration.config._local
-_global_config = configuration.global_config.__dict__
-_hook_state = function_hook._local
+_config_local = _state.config_local
+_global_config = _state.global_config
+_hook_state = _state.function_hooks
+_check_finite = _state.check_finite
+_targets_only = _state.targets_only
 
 
 class ForwardByDevice:
@@ -253,7 +258,8 @@ class FunctionNode(ForwardByDevice):
         if len(gxs) != len(target_input_indexes):
             gxs = _targets_only(self, gxs, target_input_indexes)
         return tuple([
-            gx if g_in is None else (g_in if gx is None else gx + g_in)
+            gx if g_in is None else (g_in if gx is None
+                                     else sum_gradients(gx, g_in))
             for gx, g_in in zip(gxs, grad_inputs)])
 
     def get_retained_inputs(self):
@@ -335,19 +341,6 @@ def _as_arrays(func, outputs):
     return tuple(ret)
 
 
-def _targets_only(func, gxs, targets):
-    """The gradients of the targets, from one gradient per input."""
-    n_inputs = len(func.inputs)
-    if len(gxs) != n_inputs:
-        expected = str(n_inputs) if n_inputs == len(targets) else \
-            f'{n_inputs} or {len(targets)}'
-        raise ValueError(
-            f'{func.label}: number of gradients returned from backward is '
-            f'incorrect: {len(gxs)} != expected {expected} (one per input, '
-            f'or one per target index)')
-    return [gxs[i] for i in targets]
-
-
 def _output_node(var, array, creator, rank):
     """The node of a new output Variable: its fields set in one go."""
     node = _new_node(VariableNode)
@@ -387,17 +380,6 @@ def _check_same_device(func, in_data):
             f'one device first (to_device)')
 
 
-def _check_finite(func, arrays, phase):
-    for i, array in enumerate(arrays):
-        if array is None or array.dtype.kind not in 'fc':
-            continue
-        xp = backend.get_array_module(array)
-        if bool(xp.isnan(array).any()):
-            raise RuntimeError(
-                f'NaN is detected on {phase} computation of {func.label} '
-                f'(output {i}; debug mode)')
-
-
 def grad(outputs, inputs, grad_outputs=None, grad_inputs=None,
          set_grad=False, retain_grad=False, enable_double_backprop=False,
          loss_scale=None):
@@ -418,7 +400,30 @@ def grad(outputs, inputs, grad_outputs=None, grad_inputs=None,
     Returns:
         A list of Variables (None where an input is unreachable).
     """
-    from kusari.autograd import _backprop
-    return _backprop.grad(outputs, inputs, grad_outputs, grad_inputs,
-                          set_grad, retain_grad, enable_double_backprop,
-                          loss_scale)
+    return _state.grad(outputs, inputs, grad_outputs, grad_inputs, set_grad,
+                       retain_grad, enable_double_backprop, loss_scale)
+
+
+class GradientSum(FunctionNode):
+    """The sum of gradients of one shape and dtype, the node the engine
+    applies where gradients meet: the contributions to an input used twice
+    (while the backward pass records a graph), a leaf's gradient and a new
+    one. With one term it is a copy. Its gradient passes on to every
+    term."""
+
+    def forward(self, inputs):
+        total = inputs[0].copy()
+        for x in inputs[1:]:
+            total += x
+        return total,
+
+    def backward(self, target_input_indexes, grad_outputs):
+        return grad_outputs * len(target_input_indexes)
+
+
+def sum_gradients(*grads):
+    """The sum of the gradient Variables ``grads`` (one shape and dtype), a
+    new Variable, through :class:`GradientSum` (so differentiable where a
+    graph is recorded). One gradient gives a copy."""
+    total, = GradientSum().apply(grads)
+    return total

@@ -5,6 +5,11 @@ A :class:`Variable` holds an array and its gradient. Its
 the FunctionNode that created it and the rank that orders backprop. Nodes
 refer to their Variables weakly and FunctionNodes to their outputs weakly,
 so a graph is freed by reference counting as soon as nothing refers to it.
+
+This is the engine's Variable: its operators (``x * w + b``), indexing and
+shape methods (``reshape``, ``T``, ``mean``) are functions of the library,
+which gives them to the class (kusari.autograd.functions._variable_methods,
+installed by ``import kusari.autograd``).
 """
 import warnings
 import weakref
@@ -13,6 +18,8 @@ import numpy
 
 from kusari.array import _cupy
 from kusari.array import backend
+from kusari.autograd import _state
+from kusari.autograd.utils.array import force_array
 
 
 _new_object = object.__new__
@@ -238,11 +245,6 @@ class Variable:
     def dtype(self):
         return self._array.dtype
 
-    @property
-    def T(self):
-        """The transpose, as a differentiable function of this Variable."""
-        return self.transpose()
-
     def __len__(self):
         return len(self._array)
 
@@ -423,7 +425,8 @@ class Variable:
             self._grad_var = Variable._bare(src_array.copy(), True) \
                 if src_array is src.array else Variable._bare(src_array, True)
         else:
-            self._grad_var = dst + src_array
+            self._grad_var = Variable._bare(
+                force_array(dst._array + src_array), True)
 
     def backward(self, retain_grad=False, enable_double_backprop=False,
                  loss_scale=None):
@@ -442,8 +445,7 @@ class Variable:
             loss_scale: multiply the initial gradient by this factor (and
                 so every gradient); for float16 loss scaling.
         """
-        from kusari.autograd import _backprop
-        _backprop.backward_from_variable(
+        _state.backward_from_variable(
             self, retain_grad, enable_double_backprop, loss_scale)
 
     # -- devices -------------------------------------------------------
@@ -480,35 +482,6 @@ class Variable:
             self.initialize(src.shape)
             dst = self._array
         backend.copyto(dst, src)
-
-    # -- differentiable shape helpers ----------------------------------
-
-    def reshape(self, *shape):
-        """Differentiable reshape; accepts ``reshape(2, 3)`` or a tuple."""
-        from kusari.autograd.functions.array.reshape import reshape
-        if len(shape) == 1 and isinstance(shape[0], (tuple, list)):
-            shape = tuple(shape[0])
-        return reshape(self, shape)
-
-    def transpose(self, *axes):
-        """Differentiable transpose; no axes reverses them."""
-        from kusari.autograd.functions.array.transpose import transpose
-        if not axes:
-            axes = None
-        elif len(axes) == 1 and (axes[0] is None
-                                 or isinstance(axes[0], (tuple, list))):
-            axes = axes[0]
-        return transpose(self, axes)
-
-    def mean(self, axis=None, *, weights=None, keepdims=False):
-        """The (weighted) average over ``axis``, as
-        :func:`~kusari.autograd.functions.average` computes it."""
-        from kusari.autograd.functions.math.average import average
-        return average(self, axis, weights, keepdims)
-
-    def __getitem__(self, slices):
-        from kusari.autograd.functions.array.get_item import get_item
-        return get_item(self, slices)
 
     # -- text ----------------------------------------------------------
 

@@ -39,10 +39,10 @@ import numpy
 
 from kusari.array import backend
 from kusari.array import configuration
+from kusari.autograd._state import config_local as _config_local
 from kusari.autograd import function_hook
 from kusari.autograd.function import FunctionAdapter
 from kusari.autograd.function_node import FunctionNode
-from kusari.autograd.function_node import _config_local
 from kusari.autograd.utils.array import force_array
 from kusari.autograd.variable import Variable
 from kusari.autograd.variable import VariableNode

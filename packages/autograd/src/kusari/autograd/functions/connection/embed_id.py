@@ -2,7 +2,7 @@
 import numpy
 
 from kusari.array import backend
-from kusari.autograd import _backprop
+from kusari.autograd import accumulation
 from kusari.autograd import function_node
 from kusari.autograd.functions.array import _scatter
 from kusari.autograd.utils import type_check
@@ -62,7 +62,7 @@ class EmbedIDFunction(function_node.FunctionNode):
         gradient is handed over to the pass for that."""
         gW_before = grad_inputs[-1]
         w_node = self.inputs[1]
-        if gW_before is not None and _backprop.private(gW_before, w_node):
+        if gW_before is not None and accumulation.private(gW_before, w_node):
             x, = self.get_retained_inputs()
             ids, rows = EmbedIDGrad(self._w_shape, self.ignore_label).rows(
                 x.array, grad_outputs[0].array)
@@ -70,7 +70,7 @@ class EmbedIDFunction(function_node.FunctionNode):
             return grad_inputs
         gxs = super().backward_accumulate(target_input_indexes,
                                           grad_outputs, grad_inputs)
-        _backprop.hand_over(gxs[-1], w_node)
+        accumulation.hand_over(gxs[-1], w_node)
         return gxs
 
 

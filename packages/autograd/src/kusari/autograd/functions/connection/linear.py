@@ -1,7 +1,7 @@
 """Fully connected (linear) layer function."""
 import math
 
-from kusari.autograd import _backprop
+from kusari.autograd import accumulation
 from kusari.autograd import function_node
 from kusari.autograd.functions.array.reshape import reshape
 from kusari.autograd.functions.connection import _geometry
@@ -70,7 +70,7 @@ class LinearFunction(function_node.FunctionNode):
         fused = False
         if 1 in target_input_indexes:
             gW = grad_inputs[target_input_indexes.index(1)]
-            if gW is not None and _backprop.private(gW, w_node):
+            if gW is not None and accumulation.private(gW, w_node):
                 x = self.get_retained_inputs()[0]
                 fused = _geometry.gemm_add(gW.array, grad_outputs[0].array,
                                            x.array)
@@ -80,10 +80,10 @@ class LinearFunction(function_node.FunctionNode):
         ret = []
         for i, grad in zip(target_input_indexes, grad_inputs):
             if not (fused and i == 1):
-                grad = _backprop.accumulate(grad, next(computed),
-                                            self.inputs[i])
+                grad = accumulation.accumulate(grad, next(computed),
+                                               self.inputs[i])
                 if i == 1:
-                    _backprop.hand_over(grad, w_node)
+                    accumulation.hand_over(grad, w_node)
             ret.append(grad)
         return tuple(ret)
 

@@ -14,6 +14,7 @@ from kusari.autograd.functions.array.broadcast import sum_to
 from kusari.autograd.functions.math import exponential
 from kusari.autograd.utils import type_check
 from kusari.autograd.variable import Variable
+from kusari.autograd.variable import as_variable
 
 
 class _Binary(function_node.FunctionNode):
@@ -307,8 +308,9 @@ def _array_operand(x, array):
     return array if array.dtype == x.dtype else array.astype(x.dtype)
 
 
-def _binary(node_class, constant_class, op):
-    """A Variable operator: two-array node or a constant node."""
+def binary_operator(node_class, constant_class, op):
+    """The Variable operator ``self <op> other``: ``node_class`` applied to
+    two arrays, or ``constant_class`` to a Python or NumPy scalar."""
 
     def operator(self, other):
         if isinstance(other, Variable):
@@ -321,8 +323,8 @@ def _binary(node_class, constant_class, op):
     return operator
 
 
-def _reflected(node_class, constant_class, op):
-    """The reflected operator: ``other <op> self``."""
+def reflected_operator(node_class, constant_class, op):
+    """The reflected Variable operator: ``other <op> self``."""
 
     def operator(self, other):
         if isinstance(other, Variable):
@@ -335,7 +337,9 @@ def _reflected(node_class, constant_class, op):
     return operator
 
 
-def _comparison(ufunc_name):
+def comparison_operator(ufunc_name):
+    """A Variable comparison: the boolean array ``ufunc(self, other)`` (no
+    graph: comparisons are not differentiable)."""
     def operator(self, other):
         xp = backend.get_array_module(self)
         other = other.array if isinstance(other, Variable) else other
@@ -369,56 +373,5 @@ def add(*xs):
     for x in xs[1:]:
         y = Add().apply((y, x))[0]
     if len(xs) == 1:
-        from kusari.autograd.variable import as_variable
         return as_variable(y)
     return y
-
-
-def _matmul(self, other):
-    from kusari.autograd.functions.math.matmul import matmul
-    return matmul(self, other)
-
-
-def _rmatmul(self, other):
-    from kusari.autograd.functions.math.matmul import matmul
-    return matmul(other, self)
-
-
-def _floordiv(self, other):
-    """``floor(self / other)``: as ``floor``, no gradient."""
-    from kusari.autograd.functions.math.floor import floor
-    return floor(Variable.__truediv__(self, other))
-
-
-def _rfloordiv(self, other):
-    from kusari.autograd.functions.math.floor import floor
-    return floor(Variable.__rtruediv__(self, other))
-
-
-def install_variable_arithmetics():
-    """Give Variable its arithmetic, floor division, matmul and comparison
-    operators."""
-    V = Variable
-    V.__neg__ = neg
-    V.__abs__ = absolute
-    V.__pos__ = lambda self: self
-    V.__add__ = _binary(Add, AddConstant, '+')
-    V.__radd__ = _reflected(Add, AddConstant, '+')
-    V.__sub__ = _binary(Sub, lambda v, written: AddConstant(-v, -written),
-                        '-')
-    V.__rsub__ = _reflected(Sub, SubFromConstant, '-')
-    V.__mul__ = _binary(Mul, MulConstant, '*')
-    V.__rmul__ = _reflected(Mul, MulConstant, '*')
-    V.__truediv__ = _binary(Div, DivByConstant, '/')
-    V.__rtruediv__ = _reflected(Div, DivFromConstant, '/')
-    V.__floordiv__ = _floordiv
-    V.__rfloordiv__ = _rfloordiv
-    V.__pow__ = _binary(PowVarVar, PowVarConst, '**')
-    V.__rpow__ = _reflected(PowVarVar, PowConstVar, '**')
-    V.__matmul__ = _matmul
-    V.__rmatmul__ = _rmatmul
-    for op, ufunc in (('lt', 'less'), ('le', 'less_equal'),
-                      ('gt', 'greater'), ('ge', 'greater_equal'),
-                      ('eq', 'equal'), ('ne', 'not_equal')):
-        setattr(V, f'__{op}__', _comparison(ufunc))
-    V.__hash__ = object.__hash__
