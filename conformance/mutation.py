@@ -250,8 +250,8 @@ def _test_command(names, links=False):
     test = 'links/test_links.py' if links else 'test_functions.py'
     return ' '.join(shlex.quote(part) for part in (
         sys.executable, '-m', 'pytest', str(ROOT / 'conformance' / test),
-        '-q', '-x', '-p', 'no:cacheprovider', '-k',
-        selection(names, links)))
+        # One argument: an expression starting with '-' is no option.
+        '-q', '-x', '-p', 'no:cacheprovider', '-k' + selection(names, links)))
 
 
 def _cosmic_ray(*arguments, capture=False):

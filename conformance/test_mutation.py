@@ -167,3 +167,10 @@ def test_importers_follow_private_modules_only():
     }
     assert mutation.importers(f'{F}.a._helper', sources) == {
         f'{F}.a.one', f'{F}.a._mid', f'{F}.a.seven', f'{F}.a.nine'}
+
+
+def test_test_command_passes_the_selection_as_one_argument():
+    # ``-k -PReLU-`` alone would read as an unknown option.
+    command = mutation._test_command(['PReLU'], links=True)
+    assert command.endswith(' -k-PReLU-')
+    assert 'links/test_links.py' in command
