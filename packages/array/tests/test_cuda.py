@@ -7,11 +7,12 @@ import textwrap
 import numpy
 import pytest
 
-from kusari.array import _cupy, cuda
+from kusari.array import cuda, lazy_cupy
 
 NO_CUDA = 'CUDA environment is not correctly set up'
 needs_no_gpu = pytest.mark.skipif(
-    _cupy.cupy_or_none() is not None, reason='checks behaviour without GPU')
+    lazy_cupy.cupy_or_none() is not None,
+    reason='checks behaviour without GPU')
 
 
 def _run_python(code, tmp_path, fake_cupy):
@@ -241,7 +242,7 @@ def test_fuse_rejects_positional_non_functions():
 
 @pytest.mark.gpu
 def test_to_gpu_and_back():
-    cupy = _cupy.require_cupy()
+    cupy = lazy_cupy.require_cupy()
     x = numpy.arange(6.0).reshape(2, 3)
     x_gpu = cuda.to_gpu(x)
     assert isinstance(x_gpu, cupy.ndarray)
@@ -263,7 +264,7 @@ def test_to_gpu_and_back():
 
 @pytest.mark.gpu
 def test_gpu_copy():
-    cupy = _cupy.require_cupy()
+    cupy = lazy_cupy.require_cupy()
     x = cupy.arange(4.0)
     y = cuda.copy(x)
     assert y is not x and y.device == x.device
@@ -277,7 +278,7 @@ def test_gpu_copy():
 
 @pytest.mark.gpu
 def test_gpu_kernels_are_memoized():
-    cupy = _cupy.require_cupy()
+    cupy = lazy_cupy.require_cupy()
     kernel = cuda.elementwise('T x, T y', 'T z', 'z = x * y + 1', 'muladd1')
     assert kernel is cuda.elementwise(
         'T x, T y', 'T z', 'z = x * y + 1', 'muladd1')
@@ -299,7 +300,7 @@ def test_gpu_kernels_are_memoized():
 
 @pytest.mark.gpu
 def test_gpu_fuse():
-    cupy = _cupy.require_cupy()
+    cupy = lazy_cupy.require_cupy()
     fused = cuda.fuse()(_squared_diff)
     x = cupy.array([1.0, 4.0])
     y = cupy.array([3.0, 1.0])
@@ -308,8 +309,18 @@ def test_gpu_fuse():
 
 @pytest.mark.gpu
 def test_gpu_device_lookups():
-    cupy = _cupy.require_cupy()
+    cupy = lazy_cupy.require_cupy()
     assert cuda.available is True and cuda.cupy is cupy
     assert cuda.get_device_from_id(0) == cupy.cuda.Device(0)
     with pytest.warns(DeprecationWarning):
         assert cuda.get_device(None, 0) == cupy.cuda.Device(0)
+
+
+def test_unavailable_reason_says_why_cupy_is_unusable():
+    reason = lazy_cupy.unavailable_reason()
+    if lazy_cupy.cupy_or_none() is None:
+        assert reason.startswith('CuPy is')
+        with pytest.raises(RuntimeError, match=f'{NO_CUDA}: CuPy is'):
+            lazy_cupy.require_cupy()
+    else:
+        assert reason == ''

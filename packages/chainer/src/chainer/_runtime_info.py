@@ -5,7 +5,7 @@ import sys
 
 import numpy
 
-from kusari.array import _cupy
+from kusari.array import lazy_cupy
 
 
 class _RuntimeInfo:
@@ -14,7 +14,7 @@ class _RuntimeInfo:
 
     def __init__(self):
         import chainer
-        cupy = _cupy.cupy_or_none()
+        cupy = lazy_cupy.cupy_or_none()
         self.platform_version = platform.platform()
         self.chainer_version = chainer.__version__
         self.numpy_version = numpy.__version__

@@ -11,7 +11,7 @@ import weakref
 
 import numpy
 
-from kusari.array import _cupy
+from kusari.array import lazy_cupy as _cupy
 from kusari.array import backend
 
 

@@ -15,7 +15,7 @@ import threading
 
 import numpy
 
-from kusari.array import _cupy
+from kusari.array import lazy_cupy
 
 
 class InvalidType(TypeError):
@@ -656,7 +656,7 @@ def same_types(*arrays):
     """
     if all(isinstance(array, numpy.ndarray) for array in arrays):
         return True
-    return all(_cupy.is_cupy_array(array) for array in arrays)
+    return all(lazy_cupy.is_cupy_array(array) for array in arrays)
 
 
 def check_types(check_type_forward, in_data, function_name,

@@ -1,13 +1,13 @@
 """The abstract tabular dataset: rows of named columns, read in batches."""
 import numpy
 
-from kusari.array import _cupy
+from kusari.array import lazy_cupy
 from kusari.datasets import _index
 from kusari.datasets import dataset_mixin
 
 
 def _as_array(column):
-    if isinstance(column, numpy.ndarray) or _cupy.is_cupy_array(column):
+    if isinstance(column, numpy.ndarray) or lazy_cupy.is_cupy_array(column):
         return column
     return numpy.asarray(column)
 

@@ -6,7 +6,7 @@ import warnings
 
 import numpy
 
-from kusari.array import _cupy
+from kusari.array import lazy_cupy
 from kusari.serializers import hdf5
 from kusari.serializers import npz
 from kusari.serializers import serializer as serializer_module
@@ -21,7 +21,7 @@ _TEMPORARY = re.compile(r'^\..*\.[0-9a-f]{8}\.tmp$')
 def _host_copy(value):
     if value is None or isinstance(value, (str, bytes)):
         return value
-    if _cupy.is_cupy_array(value):
+    if lazy_cupy.is_cupy_array(value):
         return value.get()
     return numpy.array(value, copy=True)
 

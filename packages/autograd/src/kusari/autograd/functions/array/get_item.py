@@ -1,7 +1,7 @@
 """Indexing with NumPy's basic and advanced indices."""
 import numpy
 
-from kusari.array import _cupy
+from kusari.array import lazy_cupy as _cupy
 from kusari.array import backend
 from kusari.autograd import function_node
 from kusari.autograd.functions.array._scatter import scatter_add

@@ -3,7 +3,7 @@ import numbers
 
 import numpy
 
-from kusari.array import _cupy
+from kusari.array import lazy_cupy
 from kusari.array import backend
 from kusari.autograd import function_node
 from kusari.autograd.functions.array import _axes
@@ -77,7 +77,7 @@ def split_axis(x, indices_or_sections, axis, force_tuple=True):
             'split_axis', 'indices_or_sections', indices_or_sections, 1)
     else:
         if isinstance(indices_or_sections, numpy.ndarray) or \
-                _cupy.is_cupy_array(indices_or_sections):
+                lazy_cupy.is_cupy_array(indices_or_sections):
             indices_or_sections = backend.CpuDevice().send_array(
                 indices_or_sections).tolist()
         indices_or_sections = list(_axes.check_ints(

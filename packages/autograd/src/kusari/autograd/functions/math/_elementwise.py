@@ -11,7 +11,7 @@ backward and the reduction of broadcast gradients live here once.
 """
 import numpy
 
-from kusari.array import _cupy
+from kusari.array import lazy_cupy
 from kusari.array import backend
 from kusari.autograd import function_node
 from kusari.autograd.functions.array.broadcast import broadcast_to
@@ -44,7 +44,7 @@ def special_functions(xp):
 
 
 def _is_array(value):
-    return isinstance(value, numpy.ndarray) or _cupy.is_cupy_array(value)
+    return isinstance(value, numpy.ndarray) or lazy_cupy.is_cupy_array(value)
 
 
 class UnaryElementwise(function_node.FunctionNode):

@@ -7,7 +7,7 @@ operand is cast to the Variable's dtype, two Variables must have one.
 """
 import numpy
 
-from kusari.array import _cupy
+from kusari.array import lazy_cupy as _cupy
 from kusari.array import backend
 from kusari.autograd import function_node
 from kusari.autograd.functions.array.broadcast import sum_to

@@ -1,4 +1,9 @@
-"""Lazy access to CuPy: nothing here imports it until a GPU path asks."""
+"""Lazy access to CuPy: nothing here imports it until a GPU path asks.
+
+Every package reaches CuPy through these functions, so that importing any
+part of Kusari never imports CuPy, and code that classifies arrays (is
+this a CuPy array?) does not import it either.
+"""
 import sys
 
 _state = {}
@@ -25,13 +30,20 @@ def _try_import():
     return cupy, None
 
 
+def unavailable_reason():
+    """Why CuPy cannot be used here ('' when it can), as a sentence
+    fragment: not installed, CUDA unusable, or no GPU."""
+    cupy_or_none()
+    return _state['error'] or ''
+
+
 def require_cupy():
     """Return cupy, or raise RuntimeError saying why it is unavailable."""
     cupy = cupy_or_none()
     if cupy is None:
         raise RuntimeError(
             'CUDA environment is not correctly set up: '
-            + _state['error'] + '. GPU features need cupy-cuda12x '
+            + unavailable_reason() + '. GPU features need cupy-cuda12x '
             '(pip install "kusari-array[cuda]") and a CUDA GPU.')
     return cupy
 
@@ -46,5 +58,7 @@ def imported_cupy():
 
 
 def is_cupy_array(x):
+    """Whether ``x`` is a CuPy array (False, without importing CuPy, where
+    no code has imported it)."""
     cupy = sys.modules.get('cupy')
     return cupy is not None and isinstance(x, cupy.ndarray)
