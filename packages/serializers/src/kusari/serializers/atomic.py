@@ -1,10 +1,17 @@
-"""Replace a file only once its new content is complete."""
+"""Replace a file only once its new content is complete.
+
+The serializers save through :func:`replacing`, and so do the training
+extensions that write files (logs, plots, snapshots, graphs).
+"""
 import contextlib
 import os
+import re
 import secrets
 import stat
 
 _ATTEMPTS = 100
+# The name _create_beside gives: '.{name}.{8 hex digits}.tmp'.
+_TEMPORARY = re.compile(r'^\..*\.[0-9a-f]{8}\.tmp$')
 
 
 @contextlib.contextmanager
@@ -30,6 +37,12 @@ def replacing(path):
         with contextlib.suppress(FileNotFoundError):
             os.remove(temporary)
         raise
+
+
+def is_temporary(filename):
+    """Whether ``filename`` (a base name) is that of a file
+    :func:`replacing` is writing, not a finished one."""
+    return _TEMPORARY.match(filename) is not None
 
 
 def _create_beside(target):
