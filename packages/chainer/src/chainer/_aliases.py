@@ -15,6 +15,7 @@ import types
 # Chainer path -> Kusari path; a path covers its submodules too, and the
 # longest matching path wins.
 ALIASES = {
+    'chainer._backprop_utils': 'kusari.autograd.backprop_step',
     'chainer.backend': 'kusari.array.backend',
     'chainer.backends.cuda': 'kusari.array.cuda',
     'chainer.computational_graph': 'kusari.autograd.computational_graph',

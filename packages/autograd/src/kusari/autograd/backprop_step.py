@@ -1,9 +1,11 @@
-"""Chainer's one-function backprop step, on Kusari's engine.
+"""One function's step of a backward pass, for code that walks the graph
+itself (Chainer's ``chainer._backprop_utils``).
 
 Chainer keeps the gradients of a backward pass as lists per input node
 (summed lazily with ``config.lazy_grad_sum``); :func:`backprop_step` takes
 that form and runs the step Kusari's traversal runs for each function
-(``backward`` or ``backward_accumulate``, with the checks of debug mode).
+(``backward`` or ``backward_accumulate``, with the function hooks and the
+checks of debug mode).
 """
 from kusari.array.configuration import config
 from kusari.array.configuration import using_config
