@@ -12,6 +12,7 @@ from kusari.autograd import function_node
 from kusari.autograd.functions.connection import _geometry
 from kusari.autograd.functions.connection import convolution_nd
 from kusari.autograd.utils import conv
+from kusari.autograd.utils import int_tuples
 from kusari.autograd.utils import type_check
 
 
@@ -108,7 +109,7 @@ def apply_deconvolution(node_class, func_name, x, W, b, ndim, stride, pad,
     """Check the options, then apply ``node_class`` (a DeconvolutionND) to
     ``(x, W[, b])``."""
     if outsize is not None:
-        outsize = _geometry.expand(func_name, 'outsize', outsize, ndim, 1)
+        outsize = int_tuples.expand(func_name, 'outsize', outsize, ndim, 1)
     stride, pad, dilate, groups = _geometry.expand_options(
         func_name, ndim, stride, pad, dilate, groups)
     node = node_class(ndim, stride, pad, outsize, dilate, groups)

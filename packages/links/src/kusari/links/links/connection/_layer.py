@@ -4,7 +4,7 @@ lazily shaped parameter fail clearly on an input of the wrong ndim."""
 import operator
 
 from kusari.array import initializers
-from kusari.autograd.functions.connection import _geometry
+from kusari.autograd.utils import int_tuples
 from kusari.autograd.utils import type_check
 from kusari.autograd.variable import Parameter
 
@@ -12,7 +12,7 @@ from kusari.autograd.variable import Parameter
 def ntuple(layer_name, arg_name, value, ndim, minimum):
     """``value`` (an int or a sequence of ``ndim`` ints, each at least
     ``minimum``) as a tuple of ``ndim`` ints; a clear error otherwise."""
-    return _geometry.expand(layer_name, arg_name, value, ndim, minimum)
+    return int_tuples.expand(layer_name, arg_name, value, ndim, minimum)
 
 
 def positive_int(layer_name, arg_name, value, allow_none=False):
