@@ -5,6 +5,7 @@ import sys
 
 import numpy
 
+from chainer._version import __version__
 from kusari.array import lazy_cupy
 
 
@@ -13,10 +14,9 @@ class _RuntimeInfo:
     ``str`` is the text printed."""
 
     def __init__(self):
-        import chainer
         cupy = lazy_cupy.cupy_or_none()
         self.platform_version = platform.platform()
-        self.chainer_version = chainer.__version__
+        self.chainer_version = __version__
         self.numpy_version = numpy.__version__
         self.cupy_version = cupy.__version__ if cupy else None
 
