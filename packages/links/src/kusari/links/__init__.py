@@ -1,6 +1,6 @@
 """Kusari links: Link, Chain, ChainList, Sequential, link hooks, the
 reporter, and the Classifier model. The layers are in
-:mod:`kusari.links.links`."""
+:mod:`kusari.links.layers`."""
 from kusari.links import link
 from kusari.links.classifier import Classifier  # NOQA
 from kusari.links.link import Chain  # NOQA
