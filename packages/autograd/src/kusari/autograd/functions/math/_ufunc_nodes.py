@@ -1,4 +1,4 @@
-"""The shared shapes of elementwise math nodes.
+"""The shared shapes of elementwise math nodes, each computed by one ufunc.
 
 Most elementwise functions compute ``y = f(x)`` with one NumPy/CuPy ufunc
 (or a scipy.special / cupyx.scipy.special function) and have the gradient
