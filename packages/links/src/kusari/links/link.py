@@ -308,8 +308,12 @@ class Link(device_resident.DeviceResident, link_hook.Hooked):
         for _, child in self._named_children():
             yield child
 
-    def _namedpersistents(self):
-        """Yield ``(path, owner link, name)`` of every persistent value."""
+    def namedpersistents(self):
+        """Yield ``(path, owner link, name)`` of every persistent value of
+        this link and its descendants (registered with
+        :meth:`add_persistent` or :meth:`register_persistent`): its value
+        is ``getattr(owner, name)``, its path as in :meth:`namedparams`
+        (``'/child/name'``)."""
         for path, link in self.namedlinks():
             prefix = path.rstrip('/')
             for name in link._persistent:
@@ -453,8 +457,8 @@ class Link(device_resident.DeviceResident, link_hook.Hooked):
         persistents = []
         if copy_persistent:
             theirs = {path: (owner, name)
-                      for path, owner, name in link._namedpersistents()}
-            for path, owner, name in self._namedpersistents():
+                      for path, owner, name in link.namedpersistents()}
+            for path, owner, name in self.namedpersistents():
                 if path not in theirs:
                     raise KeyError(
                         f'{self._describe()}.copyparams: the given '
