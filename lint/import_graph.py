@@ -117,6 +117,17 @@ def private_crossings(modules):
     return crossings
 
 
+def alias_table(path):
+    """The ``ALIASES = {...}`` dict literal of the drop-in's alias module
+    (Chainer path -> Kusari module), read without importing it."""
+    tree = ast.parse(Path(path).read_bytes(), str(path))
+    for node in tree.body:
+        if isinstance(node, ast.Assign) and [
+                getattr(t, 'id', None) for t in node.targets] == ['ALIASES']:
+            return ast.literal_eval(node.value)
+    raise ValueError(f'{path} assigns no ALIASES literal')
+
+
 def dependency_graph(modules, package):
     """Module -> the modules of the same package it imports.
 
