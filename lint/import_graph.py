@@ -69,9 +69,13 @@ def _resolve_relative(importer, level, module):
     return '.'.join(parts)
 
 
-def imports_of(module):
+def _parse(module):
+    return ast.parse(module.path.read_bytes(), str(module.path))
+
+
+def imports_of(module, tree=None):
     """The imports written in ``module``, in the order they appear."""
-    tree = ast.parse(module.path.read_bytes(), str(module.path))
+    tree = _parse(module) if tree is None else tree
     found = []
     for node in ast.walk(tree):
         if isinstance(node, ast.Import):
@@ -83,6 +87,49 @@ def imports_of(module):
                 target = _resolve_relative(module, node.level, node.module)
             found.extend(Import(module, node.lineno, target, alias.name)
                          for alias in node.names)
+    return sorted(found, key=lambda i: i.line)
+
+
+def _dotted(node):
+    """``a.b.c`` of an attribute chain on a plain name, else None."""
+    parts = []
+    while isinstance(node, ast.Attribute):
+        parts.append(node.attr)
+        node = node.value
+    if not isinstance(node, ast.Name):
+        return None
+    return '.'.join([node.id, *reversed(parts)])
+
+
+def uses_of(module):
+    """What ``module`` takes from elsewhere: its imports, and the
+    attributes it reads of what it imported (``ftc._check`` after
+    ``import ... as ftc``), each spelled in full."""
+    tree = _parse(module)
+    found = imports_of(module, tree)
+    bound = {}  # local name -> the dotted name it was imported as
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            for alias in node.names:
+                if alias.asname:
+                    bound[alias.asname] = alias.name
+                else:
+                    first = alias.name.split('.')[0]
+                    bound[first] = first
+        elif isinstance(node, ast.ImportFrom):
+            target = node.module or ''
+            if node.level:
+                target = _resolve_relative(module, node.level, node.module)
+            for alias in node.names:
+                bound[alias.asname or alias.name] = f'{target}.{alias.name}'
+    for node in ast.walk(tree):
+        dotted = _dotted(node) if isinstance(node, ast.Attribute) else None
+        if dotted is None:
+            continue
+        base, _, rest = dotted.partition('.')
+        if base in bound:
+            found.append(Import(module, node.lineno,
+                                f'{bound[base]}.{rest}', None))
     return sorted(found, key=lambda i: i.line)
 
 
@@ -106,10 +153,11 @@ def owner(dotted, modules):
 
 
 def private_crossings(modules):
-    """Imports of a private name of one package from another."""
+    """Private names of one package that another imports, or reads as an
+    attribute of what it imported."""
     crossings = []
     for module in modules.values():
-        for imported in imports_of(module):
+        for imported in uses_of(module):
             landing = owner(imported.spelled, modules)
             if (landing is not None and landing.package != module.package
                     and is_private(imported.spelled)):

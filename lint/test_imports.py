@@ -97,6 +97,26 @@ def test_private_names_are_found_in_every_spelling(tmp_path):
                      (8, 'k.low._hidden.anything')]
 
 
+def test_private_attributes_of_imported_names_are_found(tmp_path):
+    modules = _tree(tmp_path, {
+        'low/src/k/low/__init__.py': '',
+        'low/src/k/low/shown.py': 'class Thing:\n    _state = 1\n',
+        'high/src/k/high/__init__.py': (
+            'import k.low.shown\n'
+            'from k.low import shown as s\n'
+            'from k.low.shown import Thing\n'
+            'k.low.shown._helper()\n'
+            's._helper\n'
+            'Thing._state\n'
+            's.Thing.public\n'
+            'other._private\n'),
+    })
+    found = [(i.line, i.spelled)
+             for i in import_graph.private_crossings(modules)]
+    assert found == [(4, 'k.low.shown._helper'), (5, 'k.low.shown._helper'),
+                     (6, 'k.low.shown.Thing._state')]
+
+
 def test_a_circle_through_a_lazy_relative_import_is_found(tmp_path):
     modules = _tree(tmp_path, {
         'p/src/k/p/__init__.py': '',

@@ -140,14 +140,15 @@ def test_get_device_from_id_rejects_non_ints(device_id):
 @pytest.mark.parametrize('call', [
     lambda: cuda.check_cuda_available(),
     lambda: cuda.get_device_from_id(0),
+    lambda: cuda.get_device_or_current(None),
     lambda: cuda.to_gpu(numpy.zeros(2)),
     lambda: cuda.to_gpu(numpy.zeros(2), device=1),
     lambda: cuda.copy(numpy.zeros(2)),
     lambda: cuda.elementwise('T x', 'T y', 'y = x', 'copy_kernel'),
     lambda: cuda.reduce('T x', 'T y', 'x', 'a + b', 'y = a', '0', 'sum_k'),
     lambda: cuda.raw('extern "C" __global__ void k() {}', 'k'),
-], ids=['check', 'from_id', 'to_gpu', 'to_gpu_id', 'copy', 'elementwise',
-        'reduce', 'raw'])
+], ids=['check', 'from_id', 'or_current', 'to_gpu', 'to_gpu_id', 'copy',
+        'elementwise', 'reduce', 'raw'])
 def test_gpu_functions_fail_clearly_without_gpu(call):
     with pytest.raises(RuntimeError, match=NO_CUDA):
         call()

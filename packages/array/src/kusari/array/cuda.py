@@ -160,7 +160,7 @@ def _get_cuda_device(*args):
     return DummyDevice
 
 
-def _get_device_or_current(device):
+def get_device_or_current(device):
     """The ``cupy.cuda.Device`` that ``device`` names (None: the current).
 
     Accepts None, an int >= 0, a ``cupy.cuda.Device`` or a GpuDevice.
@@ -203,7 +203,7 @@ def to_gpu(array, device=None, stream=None):
     Returns:
         The CuPy array(s), in the same structure; None stays None.
     """
-    gpu = backend.GpuDevice(_get_device_or_current(device))
+    gpu = backend.GpuDevice(get_device_or_current(device))
     with _stream_scope(stream, 'to_gpu'):
         return backend._map_arrays(
             functools.partial(_array_to_gpu, gpu), array)

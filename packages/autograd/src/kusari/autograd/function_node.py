@@ -24,7 +24,7 @@ _ndarray = numpy.ndarray
 _modules = sys.modules
 _weakref = weakref.ref
 _check_types = type_check.check_types
-_config_local = configuration.config._local
+_config_local = configuration.config_local
 _global_config = configuration.global_config.__dict__
 _hook_state = function_hook._local
 

@@ -464,7 +464,7 @@ class Variable:
     def to_gpu(self, device=None):
         from kusari.array import cuda
         return self.to_device(
-            backend.GpuDevice(cuda._get_device_or_current(device)))
+            backend.GpuDevice(cuda.get_device_or_current(device)))
 
     def copydata(self, var):
         """Copy ``var``'s array into this one's, across devices. An
@@ -628,7 +628,7 @@ class Parameter(Variable):
         else:
             Variable.__init__(self, None, name=name)
             self.initializer = initializers.NaN() if initializer is None \
-                else initializers._get_initializer(initializer)
+                else initializers.get_initializer(initializer)
             self._grad_initializer = numpy.nan
             self._grad_set = False
         self.update_rule = None
