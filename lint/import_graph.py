@@ -4,11 +4,14 @@ Two rules of the architecture are checked on it (lint/test_imports.py):
 
 - a package imports only public names of another: no dotted component of
   what it imports, and not the imported name, starts with ``_`` (dunder
-  names such as ``__version__`` are public);
+  names such as ``__version__`` are public); nor does it read a private
+  attribute of what it imported (``module._helper``, ``Class._state``);
 - no import circle inside a package.
 
 Every ``import`` statement counts, at module level or inside a function or
-a class: a lazy import is still a dependency, only a deferred one.
+a class: a lazy import is still a dependency, only a deferred one. The
+tests of a package (``packages/<name>/tests``) are not part of it here:
+they may reach into what they test.
 Standard library only, so that it runs without installing anything.
 """
 import ast
@@ -29,7 +32,9 @@ class Module:
 @dataclasses.dataclass(frozen=True)
 class Import:
     """One imported thing: ``target`` is the module it loads; ``name`` is
-    the name taken from it (``from target import name``), else None."""
+    the name taken from it (``from target import name``), else None. An
+    attribute read of an imported name is one too, spelled in full in
+    ``target`` (``kusari.array.cuda.some_helper``)."""
 
     importer: Module
     line: int
