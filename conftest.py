@@ -44,12 +44,12 @@ def pytest_collection_modifyitems(config, items):
 def _gpus_unavailable_reason(needed):
     """Why ``needed`` CUDA GPUs cannot be used here ('' when they can)."""
     try:
-        from kusari.array import _cupy
+        from kusari.array import lazy_cupy
     except ImportError:  # a package tested alone without kusari-array
         return 'kusari-array (the CUDA support) is not installed'
-    cupy = _cupy.cupy_or_none()
+    cupy = lazy_cupy.cupy_or_none()
     if cupy is None:
-        return _cupy._state['error']
+        return lazy_cupy.unavailable_reason()
     count = cupy.cuda.runtime.getDeviceCount()
     if count < needed:
         return f'needs {needed} CUDA GPUs, this machine has {count}'

@@ -26,7 +26,7 @@ ROOT = Path(__file__).resolve().parent
 TEST_TOOLS = ('pytest', 'hypothesis', 'scipy')
 RUFF = 'ruff==0.17.6'
 COSMIC_RAY = 'cosmic-ray==8.7.0'
-LINTED = ('packages', 'conformance', 'bench', 'demo', 'examples',
+LINTED = ('packages', 'conformance', 'bench', 'demo', 'examples', 'lint',
           'noxfile.py', 'run.py', 'conftest.py')
 # Extras that need hardware: installed only where the hardware is found.
 GPU_EXTRAS = frozenset({'cuda'})
@@ -225,10 +225,13 @@ def chainer_suite(session):
 
 @nox.session
 def lint(session):
-    """ruff over the code (its settings are in pyproject.toml)."""
-    session.install(RUFF)
+    """ruff over the code (its settings are in pyproject.toml), then the
+    import rules of lint/: no package imports a private name of another,
+    and no package has an import circle. Both only read the sources."""
+    session.install(RUFF, 'pytest')
     targets = [t for t in LINTED if (ROOT / t).exists()]
     session.run('ruff', 'check', *targets, *session.posargs)
+    session.run('pytest', 'lint', '-q')
 
 
 @nox.session

@@ -36,12 +36,12 @@ def pytest_configure(config):
 def device(request):
     """The kusari.array Device of ``--device``; skips, saying why, where
     CUDA is unusable."""
-    from kusari.array import _cupy
+    from kusari.array import lazy_cupy
     from kusari.array import backend
     name = request.config.getoption('--device', 'numpy')
     if name == 'cuda':
         try:
-            _cupy.require_cupy()
+            lazy_cupy.require_cupy()
         except RuntimeError as error:
             pytest.skip(str(error))
     return backend.get_device(DEVICES[name])

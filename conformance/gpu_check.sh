@@ -11,7 +11,7 @@ export PYTHONUNBUFFERED=1
 PHASE1=${PHASE1:-200}; PHASE2=${PHASE2:-280}
 nvidia-smi -L
 python3 -c "import cupy, numpy, sys; print('cupy', cupy.__version__, 'numpy', numpy.__version__, sys.version.split()[0], 'gpus', cupy.cuda.runtime.getDeviceCount())"
-python3 -c "import kusari.array._cupy as c; print('kusari sees cupy:', c.cupy_or_none() is not None, c._state)"
+python3 -c "from kusari.array import lazy_cupy as c; print('kusari sees cupy:', c.cupy_or_none() is not None, c.unavailable_reason())"
 # The mpich wheel (carried in .whl) puts mpiexec beside the interpreter,
 # where the distributed tests look for it.
 if ls .whl/mpich*.whl >/dev/null 2>&1; then

@@ -62,7 +62,7 @@ def test_covering_a_public_module_takes_its_functions_records():
 
 def test_covering_a_helper_takes_the_family():
     family = ['relu', 'relu6', 'clipped_relu']
-    assert mutation.covering(MODULES, f'{F}.activation._elementwise') == (
+    assert mutation.covering(MODULES, f'{F}.activation._grad_nodes') == (
         family)
     assert mutation.covering(MODULES, f'{F}.activation') == family
     # A public module whose functions have no record: none.
@@ -144,7 +144,7 @@ def test_score():
 
 def test_covering_a_helper_takes_its_importers_records():
     importers = {f'{F}.activation.relu', f'{F}.noise.dropout'}
-    assert mutation.covering(MODULES, f'{F}.activation._elementwise',
+    assert mutation.covering(MODULES, f'{F}.activation._grad_nodes',
                              importers) == ['relu', 'dropout']
 
 

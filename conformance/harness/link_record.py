@@ -1,6 +1,6 @@
 """The declarative conformance record of a link, and the registry of them.
 
-One record per link class of ``kusari.links.links``, or per variant of
+One record per link class of ``kusari.links.layers``, or per variant of
 one (``'Linear:nobias'``: the part before the colon names the class). A
 record says how to build the link, how to draw its inputs and what the
 documented function applied to its parameters gives; the generic checks
@@ -57,7 +57,7 @@ class LinkRecord:
 
     @property
     def link_name(self):
-        """The class name (in ``kusari.links.links``) this record covers."""
+        """The class name (in ``kusari.links.layers``) this record covers."""
         return self.name.partition(':')[0]
 
     def tolerance(self, dtype, check):
@@ -78,7 +78,7 @@ def link_record(name, build, inputs, reference, call=_call, lazy=None,
     """Declare and register the conformance record of a link.
 
     Args:
-        name: the class name in ``kusari.links.links``, with
+        name: the class name in ``kusari.links.layers``, with
             ``:variant`` when it has several records.
         build: ``build()`` returning the link; it is called under
             ``using_config('dtype', dtype)``, so default initializers give

@@ -1,7 +1,7 @@
 """Records of the activation layers with parameters."""
 from harness.link_record import link_record
 from kusari.autograd import functions as F
-from kusari.links import links as L
+from kusari.links import layers as L
 from links.connection import linear
 from links.connection import uniform
 

@@ -8,7 +8,7 @@ from harness.link_record import link_record
 from kusari.array import initializers
 from kusari.array.configuration import get_dtype
 from kusari.autograd import functions as F
-from kusari.links import links as L
+from kusari.links import layers as L
 
 
 def uniform(*shapes):

@@ -5,7 +5,7 @@ import numpy
 
 from harness.link_record import link_record
 from kusari.autograd import functions as F
-from kusari.links import links as L
+from kusari.links import layers as L
 from links.connection import linear
 
 _COUNTS = [3, 2, 1, 4]

@@ -4,7 +4,7 @@ import numpy
 from harness.link_record import link_record
 from kusari.array.configuration import using_config
 from kusari.autograd import functions as F
-from kusari.links import links as L
+from kusari.links import layers as L
 from links.connection import uniform
 
 

@@ -9,7 +9,7 @@ from harness import link_checks
 from harness import link_record as link_record_module
 from kusari.array import backend
 from kusari.autograd import functions as F
-from kusari.links import links as L
+from kusari.links import layers as L
 from links.connection import linear
 from links.connection import uniform
 

@@ -1,11 +1,12 @@
 import numpy
 import pytest
 
-from kusari.array import _cupy, backend
+from kusari.array import backend, lazy_cupy
 
 NO_CUDA = 'CUDA environment is not correctly set up'
 needs_no_gpu = pytest.mark.skipif(
-    _cupy.cupy_or_none() is not None, reason='checks behaviour without GPU')
+    lazy_cupy.cupy_or_none() is not None,
+    reason='checks behaviour without GPU')
 
 
 class _HasArray:
@@ -201,7 +202,7 @@ def test_gpu_device_needs_cupy():
 
 @pytest.mark.gpu
 def test_gpu_device():
-    cupy = _cupy.require_cupy()
+    cupy = lazy_cupy.require_cupy()
     device = backend.get_device('@cupy:0')
     assert device == backend.get_device(0) == backend.get_device(
         cupy.cuda.Device(0))
@@ -223,7 +224,7 @@ def test_gpu_device():
 
 @pytest.mark.gpu
 def test_gpu_copyto_casts_and_broadcasts():
-    cupy = _cupy.require_cupy()
+    cupy = lazy_cupy.require_cupy()
     dst = cupy.zeros((2, 3), dtype=numpy.float32)
     backend.copyto(dst, numpy.arange(3.0))
     numpy.testing.assert_array_equal(dst.get(), [[0, 1, 2], [0, 1, 2]])

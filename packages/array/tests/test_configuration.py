@@ -192,3 +192,18 @@ def test_invalid_environment_values_fail_clearly(name, value, expected):
     assert result.returncode != 0
     assert 'ValueError' in result.stderr
     assert expected in result.stderr and repr(value) in result.stderr
+
+
+def test_config_local_holds_only_this_threads_values():
+    seen = {}
+
+    def other_thread():
+        seen['other'] = dict(configuration.config_local.__dict__)
+
+    with using_config('some_local_key', 3):
+        assert configuration.config_local.__dict__['some_local_key'] == 3
+        thread = threading.Thread(target=other_thread)
+        thread.start()
+        thread.join()
+    assert 'some_local_key' not in seen['other']
+    assert 'some_local_key' not in configuration.config_local.__dict__

@@ -7,11 +7,12 @@ import textwrap
 import numpy
 import pytest
 
-from kusari.array import _cupy, cuda
+from kusari.array import cuda, lazy_cupy
 
 NO_CUDA = 'CUDA environment is not correctly set up'
 needs_no_gpu = pytest.mark.skipif(
-    _cupy.cupy_or_none() is not None, reason='checks behaviour without GPU')
+    lazy_cupy.cupy_or_none() is not None,
+    reason='checks behaviour without GPU')
 
 
 def _run_python(code, tmp_path, fake_cupy):
@@ -139,14 +140,15 @@ def test_get_device_from_id_rejects_non_ints(device_id):
 @pytest.mark.parametrize('call', [
     lambda: cuda.check_cuda_available(),
     lambda: cuda.get_device_from_id(0),
+    lambda: cuda.get_device_or_current(None),
     lambda: cuda.to_gpu(numpy.zeros(2)),
     lambda: cuda.to_gpu(numpy.zeros(2), device=1),
     lambda: cuda.copy(numpy.zeros(2)),
     lambda: cuda.elementwise('T x', 'T y', 'y = x', 'copy_kernel'),
     lambda: cuda.reduce('T x', 'T y', 'x', 'a + b', 'y = a', '0', 'sum_k'),
     lambda: cuda.raw('extern "C" __global__ void k() {}', 'k'),
-], ids=['check', 'from_id', 'to_gpu', 'to_gpu_id', 'copy', 'elementwise',
-        'reduce', 'raw'])
+], ids=['check', 'from_id', 'or_current', 'to_gpu', 'to_gpu_id', 'copy',
+        'elementwise', 'reduce', 'raw'])
 def test_gpu_functions_fail_clearly_without_gpu(call):
     with pytest.raises(RuntimeError, match=NO_CUDA):
         call()
@@ -241,7 +243,7 @@ def test_fuse_rejects_positional_non_functions():
 
 @pytest.mark.gpu
 def test_to_gpu_and_back():
-    cupy = _cupy.require_cupy()
+    cupy = lazy_cupy.require_cupy()
     x = numpy.arange(6.0).reshape(2, 3)
     x_gpu = cuda.to_gpu(x)
     assert isinstance(x_gpu, cupy.ndarray)
@@ -263,7 +265,7 @@ def test_to_gpu_and_back():
 
 @pytest.mark.gpu
 def test_gpu_copy():
-    cupy = _cupy.require_cupy()
+    cupy = lazy_cupy.require_cupy()
     x = cupy.arange(4.0)
     y = cuda.copy(x)
     assert y is not x and y.device == x.device
@@ -277,7 +279,7 @@ def test_gpu_copy():
 
 @pytest.mark.gpu
 def test_gpu_kernels_are_memoized():
-    cupy = _cupy.require_cupy()
+    cupy = lazy_cupy.require_cupy()
     kernel = cuda.elementwise('T x, T y', 'T z', 'z = x * y + 1', 'muladd1')
     assert kernel is cuda.elementwise(
         'T x, T y', 'T z', 'z = x * y + 1', 'muladd1')
@@ -299,7 +301,7 @@ def test_gpu_kernels_are_memoized():
 
 @pytest.mark.gpu
 def test_gpu_fuse():
-    cupy = _cupy.require_cupy()
+    cupy = lazy_cupy.require_cupy()
     fused = cuda.fuse()(_squared_diff)
     x = cupy.array([1.0, 4.0])
     y = cupy.array([3.0, 1.0])
@@ -308,8 +310,18 @@ def test_gpu_fuse():
 
 @pytest.mark.gpu
 def test_gpu_device_lookups():
-    cupy = _cupy.require_cupy()
+    cupy = lazy_cupy.require_cupy()
     assert cuda.available is True and cuda.cupy is cupy
     assert cuda.get_device_from_id(0) == cupy.cuda.Device(0)
     with pytest.warns(DeprecationWarning):
         assert cuda.get_device(None, 0) == cupy.cuda.Device(0)
+
+
+def test_unavailable_reason_says_why_cupy_is_unusable():
+    reason = lazy_cupy.unavailable_reason()
+    if lazy_cupy.cupy_or_none() is None:
+        assert reason.startswith('CuPy is')
+        with pytest.raises(RuntimeError, match=f'{NO_CUDA}: CuPy is'):
+            lazy_cupy.require_cupy()
+    else:
+        assert reason == ''

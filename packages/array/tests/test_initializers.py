@@ -5,7 +5,7 @@ import hypothesis.strategies as st
 import numpy
 import pytest
 
-from kusari.array import _cupy, configuration, initializers as I
+from kusari.array import configuration, initializers as I, lazy_cupy
 
 FLOATS = [numpy.float16, numpy.float32, numpy.float64]
 
@@ -396,7 +396,7 @@ def test_default_initializer_is_lecun_normal_of_scale_one():
     I.Normal, I.HeUniform, I.Orthogonal, I.Zero, I.NaN,
     I.UpsamplingDeconvFilter])
 def test_gpu_arrays_are_filled_on_their_device(dtype, make):
-    cupy = _cupy.require_cupy()
+    cupy = lazy_cupy.require_cupy()
     array = cupy.zeros((4, 4, 2, 2), dtype=dtype)
     make()(array)
     assert isinstance(array, cupy.ndarray) and array.dtype == dtype
@@ -407,7 +407,7 @@ def test_gpu_arrays_are_filled_on_their_device(dtype, make):
 
 @pytest.mark.gpu
 def test_gpu_generate_array_and_statistics():
-    cupy = _cupy.require_cupy()
+    cupy = lazy_cupy.require_cupy()
     cupy.random.seed(0)
     array = I.generate_array(I.HeNormal(), SHAPE, cupy)
     assert isinstance(array, cupy.ndarray) and array.dtype == numpy.float32
@@ -418,7 +418,7 @@ def test_gpu_generate_array_and_statistics():
 
 @pytest.mark.gpu
 def test_gpu_constant_from_a_host_array():
-    cupy = _cupy.require_cupy()
+    cupy = lazy_cupy.require_cupy()
     array = cupy.zeros((2, 3), dtype=numpy.float32)
     I.Constant(numpy.arange(3.0))(array)
     numpy.testing.assert_array_equal(array.get(), [[0, 1, 2], [0, 1, 2]])

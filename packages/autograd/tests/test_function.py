@@ -4,7 +4,7 @@ import weakref
 import numpy
 import pytest
 
-from kusari.array import _cupy
+from kusari.array import lazy_cupy
 from kusari.array.configuration import using_config
 from kusari.autograd import Variable
 from kusari.autograd import computational_graph
@@ -297,7 +297,7 @@ def test_graph_drawing_uses_the_function_label():
 
 @pytest.mark.gpu
 def test_gpu_methods_are_used_for_cupy_arrays():
-    cupy = _cupy.require_cupy()
+    cupy = lazy_cupy.require_cupy()
     x, y, z = [cupy.asarray(uniform(3)) for _ in range(3)]
     gradient_check.check_backward(
         lambda *v: MulAdd()(*v), (x, y, z), cupy.asarray(uniform(3)),

@@ -4,7 +4,7 @@ import types
 import numpy
 import pytest
 
-from kusari.array import _cupy
+from kusari.array import lazy_cupy
 from kusari.autograd import FunctionNode
 from kusari.autograd import Variable
 from kusari.autograd import function
@@ -175,7 +175,7 @@ def test_global_hooks_of_one_name_do_not_nest():
 
 @pytest.mark.gpu
 def test_timer_on_gpu_uses_cuda_events():
-    cupy = _cupy.require_cupy()
+    cupy = lazy_cupy.require_cupy()
     x = Variable(cupy.arange(1000, dtype=cupy.float32))
     with function_hooks.TimerHook() as hook:
         F.sum(F.exp(x)).backward()
@@ -269,7 +269,7 @@ def fake_cupy(monkeypatch):
                                  RangePop=lambda: calls.append('pop'))
     fake = types.SimpleNamespace(get_default_memory_pool=lambda: pool,
                                  cuda=types.SimpleNamespace(nvtx=nvtx))
-    monkeypatch.setattr(_cupy, 'require_cupy', lambda: fake)
+    monkeypatch.setattr(lazy_cupy, 'require_cupy', lambda: fake)
     return types.SimpleNamespace(pool=pool, nvtx_calls=calls)
 
 
@@ -328,7 +328,7 @@ def test_cuda_profile_hook_marks_ranges(fake_cupy):
 @pytest.mark.parametrize('hook_class', [
     function_hooks.CupyMemoryProfileHook, function_hooks.CUDAProfileHook])
 def test_cupy_hooks_need_cupy(hook_class):
-    if _cupy.cupy_or_none() is not None:
+    if lazy_cupy.cupy_or_none() is not None:
         pytest.skip('CuPy and a GPU are present')
     with pytest.raises(RuntimeError, match='requires CuPy'):
         hook_class()
@@ -336,7 +336,7 @@ def test_cupy_hooks_need_cupy(hook_class):
 
 @pytest.mark.gpu
 def test_memory_hook_on_gpu():
-    cupy = _cupy.require_cupy()
+    cupy = lazy_cupy.require_cupy()
     x = Variable(cupy.ones((256, 256), dtype=cupy.float32))
     with function_hooks.CupyMemoryProfileHook() as hook:
         F.exp(x)

@@ -7,7 +7,7 @@ import weakref
 import numpy
 import pytest
 
-from kusari.array import _cupy
+from kusari.array import lazy_cupy
 from kusari.autograd import testing
 from kusari.array.configuration import using_config
 from kusari.autograd import Function
@@ -118,7 +118,7 @@ def assert_close(a, b):
 
 
 def _to_gpu(*models):
-    cupy = _cupy.require_cupy()
+    cupy = lazy_cupy.require_cupy()
     for model in models:
         for p in model.params():
             p.array = cupy.asarray(p.array)

@@ -9,7 +9,7 @@ import numpy
 import pytest
 from hypothesis import given, settings, strategies as st
 
-from kusari.array import _cupy
+from kusari.array import lazy_cupy
 from kusari.autograd.utils import type_check
 
 
@@ -310,7 +310,7 @@ def test_same_types():
 
 @pytest.mark.gpu
 def test_same_types_on_gpu():
-    cupy = _cupy.cupy_or_none()
+    cupy = lazy_cupy.cupy_or_none()
     if cupy is None:
         pytest.skip('CuPy or a GPU is not available')
     assert type_check.same_types(cupy.zeros(2), cupy.zeros(3))

@@ -3,7 +3,7 @@
 import numpy
 import pytest
 
-from kusari.links import links as kusari_links
+from kusari.links import layers as kusari_links
 
 
 @pytest.fixture
@@ -81,7 +81,7 @@ def test_creating_models_guide_example(chainer):
 def test_chainer_links_paths_are_the_kusari_modules(chainer):
     import chainer.links as L
     from chainer.links.connection import convolution_2d, linear
-    from kusari.links.links.connection import linear as kusari_linear
+    from kusari.links.layers.connection import linear as kusari_linear
     assert linear is kusari_linear
     assert L.Linear is linear.Linear
     assert L.Convolution2D is convolution_2d.Convolution2D

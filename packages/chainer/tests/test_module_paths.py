@@ -89,7 +89,7 @@ def test_reasons_are_not_stale():
     ('chainer.functions.rnn.n_step_lstm',
      'kusari.autograd.functions.connection.n_step_lstm'),
     ('chainer.links.connection.inceptionbn',
-     'kusari.links.links.connection.inception_bn'),
+     'kusari.links.layers.connection.inception_bn'),
     ('chainer.training.extensions.exponential_shift',
      'kusari.training.extensions.shifts'),
     ('chainer.cuda', 'kusari.array.cuda'),

@@ -174,8 +174,8 @@ def test_async_transfer_keeps_its_device():
 
 
 def _cupy_or_skip():
-    from kusari.array import _cupy
-    cupy = _cupy.cupy_or_none()
+    from kusari.array import lazy_cupy
+    cupy = lazy_cupy.cupy_or_none()
     if cupy is None:
         pytest.skip('CuPy with a GPU is not available')
     return cupy

@@ -23,7 +23,7 @@ from kusari.datasets.iterators import SerialIterator
 from kusari.datasets import TupleDataset
 from kusari.datasets import concat_examples
 from kusari.links import Chain
-from kusari.links import links as L
+from kusari.links import layers as L
 from kusari.training import StandardUpdater
 from kusari.training import Trainer
 from kusari.training import extensions

@@ -9,11 +9,11 @@ import pytest
 from kusari.array import configuration
 from kusari.autograd import functions as F
 from kusari.links import link
-from kusari.links import links as L
-from kusari.links.links.caffe import CaffeFunction
-from kusari.links.links.caffe import _message
-from kusari.links.links.caffe import caffe_pb
-from kusari.links.links.caffe import export
+from kusari.links import layers as L
+from kusari.links.layers.caffe import CaffeFunction
+from kusari.links.layers.caffe import _message
+from kusari.links.layers.caffe import caffe_pb
+from kusari.links.layers.caffe import export
 
 
 class ConvNet(link.Chain):

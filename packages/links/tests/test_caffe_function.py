@@ -7,10 +7,10 @@ import numpy
 import pytest
 
 from kusari.autograd import functions as F
-from kusari.links import links as L
-from kusari.links.links.caffe import CaffeFunction
-from kusari.links.links.caffe import caffe_pb
-from kusari.links.links.caffe import _wire
+from kusari.links import layers as L
+from kusari.links.layers.caffe import CaffeFunction
+from kusari.links.layers.caffe import caffe_pb
+from kusari.links.layers.caffe import _wire
 from protobuf_bytes import field, varint
 
 

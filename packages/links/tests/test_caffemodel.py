@@ -7,9 +7,9 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from kusari.links import Chain
-from kusari.links import links as L
-from kusari.links.links.caffe import _wire
-from kusari.links.links.model.vision import _caffemodel
+from kusari.links import layers as L
+from kusari.links.layers.caffe import _wire
+from kusari.links.layers.model.vision import _caffemodel
 from protobuf_bytes import field, varint
 
 # -- a minimal protobuf writer of NetParameter -----------------------------

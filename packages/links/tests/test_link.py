@@ -111,6 +111,18 @@ def test_chain_and_chainlist_constructors():
     assert names(chainlist.namedparams()) == ['/0/W', '/0/b', '/1/W', '/1/b']
 
 
+def test_namedpersistents_names_every_persistent_value_by_path():
+    inner = Link()
+    inner.add_persistent('mean', numpy.zeros(2))
+    chain = Chain()
+    chain.add_persistent('step', 3)
+    with chain.init_scope():
+        chain.child = inner
+    found = {path: (owner, name)
+             for path, owner, name in chain.namedpersistents()}
+    assert found == {'/step': (chain, 'step'), '/child/mean': (inner, 'mean')}
+
+
 def test_register_persistent():
     link = Link()
     link.state = numpy.arange(3)

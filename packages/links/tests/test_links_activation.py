@@ -4,7 +4,7 @@ import numpy
 import pytest
 
 from kusari.autograd import testing as autograd_testing
-from kusari.links import links as L
+from kusari.links import layers as L
 from kusari.serializers import load_npz
 
 import connection_reference as ref

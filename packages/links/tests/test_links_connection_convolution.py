@@ -8,7 +8,7 @@ from kusari.autograd.utils import type_check
 from kusari.autograd import testing as autograd_testing
 from kusari.autograd.functions.connection.convolution_2d import \
     Convolution2DFunction
-from kusari.links import links as L
+from kusari.links import layers as L
 
 import connection_reference as ref
 

@@ -7,7 +7,7 @@ from kusari.array import initializers
 from kusari.autograd import Variable
 from kusari.autograd import testing as autograd_testing
 from kusari.autograd.functions.connection.linear import LinearFunction
-from kusari.links import links as L
+from kusari.links import layers as L
 from kusari.links import testing
 
 import connection_reference as ref

@@ -8,7 +8,7 @@ from kusari.array import configuration
 from kusari.array import initializers
 from kusari.autograd import functions as F
 from kusari.autograd import testing as autograd_testing
-from kusari.links import links as L
+from kusari.links import layers as L
 
 import connection_reference as ref
 
@@ -283,7 +283,7 @@ def test_inception_against_numpy():
 @pytest.fixture
 def batch_normalization():
     return pytest.importorskip(
-        'kusari.links.links.normalization.batch_normalization',
+        'kusari.links.layers.normalization.batch_normalization',
         reason='the BatchNormalization link is not written yet')
 
 
@@ -291,7 +291,7 @@ def batch_normalization():
     ('max', 2, 1, 2), ('avg', None, 2, 0)])
 def test_inception_bn_against_numpy(batch_normalization, pooltype,
                                     proj_pool, stride, out1):
-    from kusari.links.links.connection.inception_bn import InceptionBN
+    from kusari.links.layers.connection.inception_bn import InceptionBN
     link = InceptionBN(3, out1, 2, 3, 1, 2, pooltype, proj_pool, stride)
     x = ref.uniform(4, 3, 6, 6)
     with configuration.using_config('train', True):
@@ -321,7 +321,7 @@ def test_inception_bn_against_numpy(batch_normalization, pooltype,
 
 
 def test_inception_bn_rejects_bad_options(batch_normalization):
-    from kusari.links.links.connection import inception_bn
+    from kusari.links.layers.connection import inception_bn
     # ValueErrors; and Chainer's types: NotImplementedError for the
     # pooltype, AssertionError for the architecture.
     with pytest.raises(ValueError, match="pooltype must be 'max' or 'avg'"):

@@ -7,7 +7,7 @@ import pytest
 from kusari.array import backend
 from kusari.autograd import functions as F
 from kusari.links import Chain
-from kusari.links import links as L
+from kusari.links import layers as L
 from kusari.serializers import DictionarySerializer
 from kusari.serializers import NpzDeserializer
 from kusari.serializers import load_npz

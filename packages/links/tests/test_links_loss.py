@@ -8,7 +8,7 @@ import pytest
 
 from kusari.autograd import gradient_check
 from kusari.autograd.utils.walker_alias import WalkerAlias
-from kusari.links import links as L
+from kusari.links import layers as L
 
 import connection_reference as ref
 

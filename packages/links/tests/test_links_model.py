@@ -7,12 +7,12 @@ import pytest
 
 from kusari.array import configuration
 from kusari.links import Chain
-from kusari.links import links as L
-from kusari.links.links.model.vision import _imagenet
-from kusari.links.links.model.vision import _npz
-from kusari.links.links.model.vision import googlenet
-from kusari.links.links.model.vision import resnet
-from kusari.links.links.model.vision import vgg
+from kusari.links import layers as L
+from kusari.links.layers.model.vision import _imagenet
+from kusari.links.layers.model.vision import _npz
+from kusari.links.layers.model.vision import googlenet
+from kusari.links.layers.model.vision import resnet
+from kusari.links.layers.model.vision import vgg
 from kusari.serializers import save_npz
 
 

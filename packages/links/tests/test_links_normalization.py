@@ -7,7 +7,7 @@ import pytest
 from kusari.array import configuration
 from kusari.autograd import testing as autograd_testing
 from kusari.links import Chain
-from kusari.links import links as L
+from kusari.links import layers as L
 from kusari.serializers import load_npz
 from kusari.serializers import save_npz
 

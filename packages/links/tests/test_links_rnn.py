@@ -7,7 +7,7 @@ import pytest
 
 from kusari.autograd import Variable
 from kusari.autograd import testing as autograd_testing
-from kusari.links import links as L
+from kusari.links import layers as L
 
 import connection_reference as ref
 

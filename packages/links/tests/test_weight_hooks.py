@@ -6,7 +6,7 @@ from kusari.array import configuration
 from kusari.autograd import gradient_check
 from kusari.links.link_hooks import (SpectralNormalization,
                                      WeightStandardization)
-from kusari.links import links as L
+from kusari.links import layers as L
 from links_fakes import Linear
 
 

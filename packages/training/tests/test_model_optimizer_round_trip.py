@@ -5,7 +5,7 @@ import pytest
 
 from kusari.autograd import functions as F
 from kusari.links import Chain
-from kusari.links import links as L
+from kusari.links import layers as L
 from kusari.serializers import load_hdf5
 from kusari.serializers import load_npz
 from kusari.serializers import save_hdf5

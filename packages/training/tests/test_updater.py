@@ -293,7 +293,7 @@ def test_gather_grads_and_params_work_only_on_a_gpu():
 def test_gather_and_scatter_move_every_parameter_and_gradient(dtype):
     from kusari.training.updaters import multiprocess_parallel_updater as mpu
     from kusari.array import initializers
-    from kusari.links import links as L
+    from kusari.links import layers as L
 
     def model():
         made = L.Linear(3, 2, initialW=initializers.Normal(dtype=dtype),

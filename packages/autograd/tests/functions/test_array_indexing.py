@@ -3,7 +3,7 @@ argument errors, options and Chainer's conventions."""
 import numpy
 import pytest
 
-from kusari.array import _cupy
+from kusari.array import lazy_cupy
 from kusari.autograd import Variable
 from kusari.autograd import functions as F
 from kusari.autograd.utils import type_check
@@ -206,7 +206,7 @@ def test_copy_to_cpu_and_errors():
 
 @pytest.mark.gpu
 def test_copy_between_cpu_and_gpu():
-    cupy = _cupy.cupy_or_none()
+    cupy = lazy_cupy.cupy_or_none()
     if cupy is None:
         pytest.skip('CuPy or a GPU is not available')
     x = Variable(X.copy())

@@ -10,7 +10,7 @@ from pathlib import Path
 import numpy
 import pytest
 
-from kusari.array import _cupy
+from kusari.array import lazy_cupy
 from kusari.array import configuration
 from kusari.autograd import functions as F
 from kusari.autograd.variable import Variable
@@ -246,7 +246,7 @@ def test_removed_and_unknown_keywords(kwargs, error, match):
 
 @pytest.mark.gpu
 def test_n_step_bilstm_on_gpu_matches_cpu():
-    cupy = _cupy.require_cupy()
+    cupy = lazy_cupy.require_cupy()
 
     def to_gpu(arg):
         if isinstance(arg, list):

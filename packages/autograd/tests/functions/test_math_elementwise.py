@@ -13,7 +13,7 @@ from hypothesis.extra import numpy as hnp
 
 from kusari.autograd import function_node
 from kusari.autograd import functions as F
-from kusari.autograd.functions.math import _elementwise
+from kusari.autograd.functions.math import _ufunc_nodes
 from kusari.autograd.utils import type_check
 from kusari.autograd.variable import Variable
 
@@ -373,7 +373,7 @@ def test_retained_arrays_follow_the_declaration():
 
 
 def test_helper_parameter_array_converts_scalars_to_the_device_of_like():
-    n = _elementwise.parameter_array('f', 'n', 2, numpy.ones(3))
+    n = _ufunc_nodes.parameter_array('f', 'n', 2, numpy.ones(3))
     assert isinstance(n, numpy.ndarray) and n.shape == ()
 
 

@@ -5,7 +5,7 @@ import itertools
 import numpy
 import pytest
 
-from kusari.array import _cupy
+from kusari.array import lazy_cupy
 from kusari.autograd import Variable
 from kusari.autograd import functions as F
 from kusari.autograd import gradient_check
@@ -213,7 +213,7 @@ def test_argument_errors(call, error, match):
 
 @pytest.mark.gpu
 def test_gpu_matches_cpu():
-    cupy = _cupy.cupy_or_none()
+    cupy = lazy_cupy.cupy_or_none()
     if cupy is None:
         pytest.skip('CuPy or a GPU is not available')
     x = _distinct((2, 3, 7, 6)).astype(numpy.float32)

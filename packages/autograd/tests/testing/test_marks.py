@@ -2,11 +2,11 @@ import unittest
 
 import pytest
 
-from kusari.array import _cupy
+from kusari.array import lazy_cupy
 from kusari.autograd import testing
 from kusari.autograd.testing import attr
 
-no_cupy = pytest.mark.skipif(_cupy.cupy_or_none() is not None,
+no_cupy = pytest.mark.skipif(lazy_cupy.cupy_or_none() is not None,
                              reason='checks the skip where CuPy is missing')
 
 

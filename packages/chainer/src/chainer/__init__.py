@@ -4,6 +4,7 @@ This package holds almost no code: it maps Chainer's names and module paths
 onto the Kusari packages (see ``_aliases``).
 """
 import os
+import sys
 
 from chainer import _aliases
 
@@ -91,17 +92,20 @@ from chainer import utils  # NOQA: E402,F401
 from chainer import variable  # NOQA: E402,F401
 from chainer import warnings  # NOQA: E402,F401
 from chainer._runtime_info import print_runtime_info  # NOQA: E402,F401
+from chainer.utils.experimental import read_flag_from  # NOQA: E402
 import chainerx  # NOQA: E402,F401 (chainer.chainerx, as in Chainer)
 import chainer.functions.rnn  # NOQA: E402,F401 (Chainer's functions bind it)
 import chainer.training.util  # NOQA: E402,F401 (from chainer.training import util)
 
-__version__ = '7.8.1'
-"""The Chainer version whose API this drop-in provides."""
+from chainer._version import __version__  # NOQA: E402,F401
 
 disable_experimental_feature_warning = bool(int(os.environ.get(
     'CHAINER_DISABLE_EXPERIMENTAL_FEATURE_WARNING', '0')))
 """Whether :func:`chainer.utils.experimental` stays silent (set it, or the
 environment variable ``CHAINER_DISABLE_EXPERIMENTAL_FEATURE_WARNING=1``)."""
+# chainer.utils.experimental() reads that flag here, where users set it.
+read_flag_from(sys.modules[__name__])
+del read_flag_from
 
 
 def is_debug():

@@ -15,6 +15,7 @@ import types
 # Chainer path -> Kusari path; a path covers its submodules too, and the
 # longest matching path wins.
 ALIASES = {
+    'chainer._backprop_utils': 'kusari.autograd.backprop_step',
     'chainer.backend': 'kusari.array.backend',
     'chainer.backends.cuda': 'kusari.array.cuda',
     'chainer.computational_graph': 'kusari.autograd.computational_graph',
@@ -28,7 +29,7 @@ ALIASES = {
     'chainer.distribution': 'kusari.distributions.distribution',
     'chainer.distributions': 'kusari.distributions',
     'chainer.exporters': 'kusari.links.exporters',
-    'chainer.exporters.caffe': 'kusari.links.links.caffe.export',
+    'chainer.exporters.caffe': 'kusari.links.layers.caffe.export',
     'chainer.function': 'kusari.autograd.function',
     'chainer.function_hook': 'kusari.autograd.function_hook',
     'chainer.function_hooks': 'kusari.autograd.function_hooks',
@@ -52,11 +53,11 @@ ALIASES = {
     'chainer.link': 'kusari.links.link',
     'chainer.link_hook': 'kusari.links.link_hook',
     'chainer.link_hooks': 'kusari.links.link_hooks',
-    'chainer.links': 'kusari.links.links',
+    'chainer.links': 'kusari.links.layers',
     'chainer.links.activation.simplified_dropconnect':
-        'kusari.links.links.connection.simplified_dropconnect',
+        'kusari.links.layers.connection.simplified_dropconnect',
     'chainer.links.connection.inceptionbn':
-        'kusari.links.links.connection.inception_bn',
+        'kusari.links.layers.connection.inception_bn',
     'chainer.iterators': 'kusari.datasets.iterators',
     'chainer.optimizer': 'kusari.training.optimizer',
     'chainer.optimizer_hooks': 'kusari.training.optimizer_hooks',

@@ -5,7 +5,8 @@ import sys
 
 import numpy
 
-from kusari.array import _cupy
+from chainer._version import __version__
+from kusari.array import lazy_cupy
 
 
 class _RuntimeInfo:
@@ -13,10 +14,9 @@ class _RuntimeInfo:
     ``str`` is the text printed."""
 
     def __init__(self):
-        import chainer
-        cupy = _cupy.cupy_or_none()
+        cupy = lazy_cupy.cupy_or_none()
         self.platform_version = platform.platform()
-        self.chainer_version = chainer.__version__
+        self.chainer_version = __version__
         self.numpy_version = numpy.__version__
         self.cupy_version = cupy.__version__ if cupy else None
 

@@ -11,7 +11,7 @@ import threading
 
 import numpy
 
-from kusari.array import _cupy
+from kusari.array import lazy_cupy
 
 
 class Device:
@@ -123,7 +123,7 @@ class CpuDevice(Device):
             return array
         if isinstance(array, numpy.generic):
             return numpy.asarray(array)
-        if _cupy.is_cupy_array(array):
+        if lazy_cupy.is_cupy_array(array):
             return array.get()
         raise TypeError(
             f'CpuDevice.send_array: expected a NumPy or CuPy array, '
@@ -137,7 +137,7 @@ class GpuDevice(Device):
     """A CUDA GPU: CuPy arrays on one ``cupy.cuda.Device``."""
 
     def __init__(self, device):
-        cupy = _cupy.require_cupy()
+        cupy = lazy_cupy.require_cupy()
         if not isinstance(device, cupy.cuda.Device):
             raise TypeError(
                 f'GpuDevice: expected a cupy.cuda.Device, got '
@@ -158,13 +158,13 @@ class GpuDevice(Device):
             raise ValueError(
                 f'GpuDevice.from_device_id: expected a CUDA device id '
                 f'(int >= 0), got {device_id!r}')
-        cupy = _cupy.require_cupy()
+        cupy = lazy_cupy.require_cupy()
         return GpuDevice(cupy.cuda.Device(device_id))
 
     @staticmethod
     def from_array(array):
         """The GpuDevice holding a CuPy ``array``, or None for other arrays."""
-        if _cupy.is_cupy_array(array):
+        if lazy_cupy.is_cupy_array(array):
             return GpuDevice.from_device_id(array.device.id)
         return None
 
@@ -241,10 +241,10 @@ def get_device(device_spec):
         if device_spec < 0:
             return _CPU
         return GpuDevice.from_device_id(device_spec)
-    cupy = _cupy.imported_cupy()
+    cupy = lazy_cupy.imported_cupy()
     if cupy is not None:
         if device_spec is cupy:
-            return GpuDevice(_cupy.require_cupy().cuda.Device())
+            return GpuDevice(lazy_cupy.require_cupy().cuda.Device())
         if isinstance(device_spec, cupy.cuda.Device):
             return GpuDevice(device_spec)
     raise TypeError(
@@ -282,7 +282,7 @@ def get_device_from_array(*arrays):
         if isinstance(array, numpy.ndarray):
             continue
         array = getattr(array, 'array', array)
-        if _cupy.is_cupy_array(array):
+        if lazy_cupy.is_cupy_array(array):
             return GpuDevice.from_array(array)
     return _CPU
 
@@ -290,7 +290,7 @@ def get_device_from_array(*arrays):
 def get_array_module(*args):
     """Return ``cupy`` if any argument is a CuPy array (or a Variable of
     one), else ``numpy``."""
-    cupy = _cupy.imported_cupy()
+    cupy = lazy_cupy.imported_cupy()
     if cupy is None:
         return numpy
     for x in args:
@@ -324,7 +324,7 @@ def copyto(dst, src):
     if isinstance(dst, numpy.ndarray):
         numpy.copyto(dst, _CPU.send_array(src))
         return
-    if _cupy.is_cupy_array(dst):
+    if lazy_cupy.is_cupy_array(dst):
         device = GpuDevice.from_array(dst)
         with device.device:
             # ndarray.set would need equal dtype and shape and a contiguous
@@ -339,14 +339,14 @@ def copyto(dst, src):
 def get_array_types():
     """The array types Kusari computes with: ``numpy.ndarray``, and
     ``cupy.ndarray`` where CuPy is usable (for ``isinstance`` checks)."""
-    cupy = _cupy.cupy_or_none()
+    cupy = lazy_cupy.cupy_or_none()
     return (numpy.ndarray,) if cupy is None else (numpy.ndarray,
                                                   cupy.ndarray)
 
 
 def is_array_supported(array):
     """Whether ``array`` is an array of a backend Kusari computes with."""
-    return isinstance(array, numpy.ndarray) or _cupy.is_cupy_array(array)
+    return isinstance(array, numpy.ndarray) or lazy_cupy.is_cupy_array(array)
 
 
 def to_chx(array):

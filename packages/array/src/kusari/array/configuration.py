@@ -160,6 +160,10 @@ def _seed(env):
 
 global_config = GlobalConfig()
 config = LocalConfig(global_config)
+#: The thread-local storage of :data:`config`: its ``__dict__`` holds the
+#: values this thread set. The hot paths of the engine read it directly,
+#: which is faster than ``getattr(config, name)``.
+config_local = config._local
 
 
 def _initialize(cfg):

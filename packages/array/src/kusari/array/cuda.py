@@ -16,7 +16,7 @@ import warnings
 
 import numpy
 
-from kusari.array import _cupy, backend
+from kusari.array import backend, lazy_cupy
 
 #: cuDNN support: always False, as CuPy 14 ships no cuDNN bindings.
 cudnn_enabled = False
@@ -48,12 +48,12 @@ def _placeholder_class(name):
 
 def __getattr__(name):
     if name == 'available':
-        value = _cupy.cupy_or_none() is not None
+        value = lazy_cupy.cupy_or_none() is not None
     elif name in ('cupy', 'cupyx'):
-        value = (_Unavailable(name) if _cupy.cupy_or_none() is None
+        value = (_Unavailable(name) if lazy_cupy.cupy_or_none() is None
                  else importlib.import_module(name))
     elif name in _CUPY_CLASSES:
-        cupy = _cupy.cupy_or_none()
+        cupy = lazy_cupy.cupy_or_none()
         value = (_placeholder_class(name) if cupy is None
                  else _CUPY_CLASSES[name](cupy))
     else:
@@ -65,7 +65,7 @@ def __getattr__(name):
 
 def check_cuda_available():
     """Raise RuntimeError, saying why, unless CuPy and a GPU are usable."""
-    _cupy.require_cupy()
+    lazy_cupy.require_cupy()
 
 
 class DummyDeviceType:
@@ -120,14 +120,14 @@ def get_device_from_id(device_id):
             f'{device_id!r}')
     if device_id < 0:
         return DummyDevice
-    return _cupy.require_cupy().cuda.Device(int(device_id))
+    return lazy_cupy.require_cupy().cuda.Device(int(device_id))
 
 
 def get_device_from_array(*arrays):
     """Return the ``cupy.cuda.Device`` of the first CuPy array given, or
     :data:`DummyDevice` if there is none."""
     for array in arrays:
-        if _cupy.is_cupy_array(array):
+        if lazy_cupy.is_cupy_array(array):
             return array.device
     return DummyDevice
 
@@ -147,11 +147,11 @@ def get_device(*args):
 
 
 def _get_cuda_device(*args):
-    cupy = _cupy.imported_cupy()
+    cupy = lazy_cupy.imported_cupy()
     for arg in args:
         if _is_int(arg):
             return get_device_from_id(arg)
-        if _cupy.is_cupy_array(arg):
+        if lazy_cupy.is_cupy_array(arg):
             return arg.device
         if isinstance(arg, backend.GpuDevice):
             return arg.device
@@ -160,12 +160,12 @@ def _get_cuda_device(*args):
     return DummyDevice
 
 
-def _get_device_or_current(device):
+def get_device_or_current(device):
     """The ``cupy.cuda.Device`` that ``device`` names (None: the current).
 
     Accepts None, an int >= 0, a ``cupy.cuda.Device`` or a GpuDevice.
     """
-    cupy = _cupy.require_cupy()
+    cupy = lazy_cupy.require_cupy()
     if device is None:
         return cupy.cuda.Device()
     if isinstance(device, cupy.cuda.Device):
@@ -203,7 +203,7 @@ def to_gpu(array, device=None, stream=None):
     Returns:
         The CuPy array(s), in the same structure; None stays None.
     """
-    gpu = backend.GpuDevice(_get_device_or_current(device))
+    gpu = backend.GpuDevice(get_device_or_current(device))
     with _stream_scope(stream, 'to_gpu'):
         return backend._map_arrays(
             functools.partial(_array_to_gpu, gpu), array)
@@ -213,7 +213,7 @@ def _array_to_gpu(gpu, array):
     if isinstance(array, numpy.generic):
         array = numpy.asarray(array)
     if not (isinstance(array, numpy.ndarray)
-            or _cupy.is_cupy_array(array)):
+            or lazy_cupy.is_cupy_array(array)):
         raise TypeError(
             f'to_gpu: expected a NumPy or CuPy array, a NumPy scalar, None, '
             f'or a list or tuple of them; got {type(array).__name__}')
@@ -240,7 +240,7 @@ def to_cpu(array, stream=None):
 def _array_to_cpu(array):
     if isinstance(array, numpy.ndarray):
         return array
-    if _cupy.is_cupy_array(array):
+    if lazy_cupy.is_cupy_array(array):
         with array.device:
             return array.get()
     if isinstance(array, (numbers.Number, numpy.generic)):
@@ -265,7 +265,7 @@ def copy(array, out=None, out_device=None, stream=None):
     Returns:
         cupy.ndarray: The copy (``out`` if given).
     """
-    cupy = _cupy.require_cupy()
+    cupy = lazy_cupy.require_cupy()
     if not isinstance(array, cupy.ndarray):
         raise TypeError(
             f'copy: array must be a cupy.ndarray, got {type(array).__name__}')
@@ -299,9 +299,9 @@ _memo_caches = []
 
 def _current_device_id():
     """The current CUDA device id, or -1 where CuPy is not in use."""
-    if _cupy.imported_cupy() is None or _cupy.cupy_or_none() is None:
+    if lazy_cupy.imported_cupy() is None or lazy_cupy.cupy_or_none() is None:
         return -1
-    return _cupy.imported_cupy().cuda.runtime.getDevice()
+    return lazy_cupy.imported_cupy().cuda.runtime.getDevice()
 
 
 def memoize(for_each_device=False):
@@ -337,7 +337,7 @@ def clear_memo():
 @memoize(for_each_device=True)
 def elementwise(in_params, out_params, operation, name, **kwargs):
     """A ``cupy.ElementwiseKernel``, built once per arguments and device."""
-    return _cupy.require_cupy().ElementwiseKernel(
+    return lazy_cupy.require_cupy().ElementwiseKernel(
         in_params, out_params, operation, name, **kwargs)
 
 
@@ -345,7 +345,7 @@ def elementwise(in_params, out_params, operation, name, **kwargs):
 def reduce(in_params, out_params, map_expr, reduce_expr, post_map_expr,
            identity, name, **kwargs):
     """A ``cupy.ReductionKernel``, built once per arguments and device."""
-    return _cupy.require_cupy().ReductionKernel(
+    return lazy_cupy.require_cupy().ReductionKernel(
         in_params, out_params, map_expr, reduce_expr, post_map_expr,
         identity, name, **kwargs)
 
@@ -353,7 +353,7 @@ def reduce(in_params, out_params, map_expr, reduce_expr, post_map_expr,
 @memoize(for_each_device=True)
 def raw(code, name, *args, **kwargs):
     """A ``cupy.RawKernel``, built once per arguments and device."""
-    return _cupy.require_cupy().RawKernel(code, name, *args, **kwargs)
+    return lazy_cupy.require_cupy().RawKernel(code, name, *args, **kwargs)
 
 
 _DEFAULT_MAX_WORKSPACE_SIZE = 8 * 1024 * 1024
@@ -400,6 +400,6 @@ def _fusing(func, options):
         if backend.get_array_module(*args) is numpy:
             return func(*args)
         if not fused:
-            fused.append(_cupy.require_cupy().fuse(**options)(func))
+            fused.append(lazy_cupy.require_cupy().fuse(**options)(func))
         return fused[0](*args)
     return call

@@ -56,7 +56,7 @@ class DeviceResident:
         from kusari.array import cuda
         _warn_deprecated(self, 'to_gpu', "'@cupy:N'")
         return self.to_device(
-            backend.GpuDevice(cuda._get_device_or_current(device)))
+            backend.GpuDevice(cuda.get_device_or_current(device)))
 
     def to_intel64(self):
         """iDeep is not part of Kusari: raises with the reason."""

@@ -13,7 +13,7 @@ from kusari.array import configuration
 
 # ``config.<key>`` without the LocalConfig.__getattr__ call, for the hot
 # path: a key set in this thread (``config_local``), else the global value.
-config_local = configuration.config._local
+config_local = configuration.config_local
 global_config = configuration.global_config.__dict__
 
 # This thread's global function hooks: ``hooks.hooks`` is the dict

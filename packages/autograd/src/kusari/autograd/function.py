@@ -12,7 +12,7 @@ import weakref
 
 import numpy
 
-from kusari.array import _cupy
+from kusari.array import lazy_cupy
 from kusari.array import backend
 from kusari.array.configuration import config
 from kusari.autograd import function_node
@@ -34,7 +34,7 @@ def _call_old_backward(function, in_data, grad_out_data):
             f'{len(in_data)} inputs')
     for i, gx in enumerate(gxs):
         if gx is not None and not isinstance(gx, numpy.ndarray) \
-                and not _cupy.is_cupy_array(gx):
+                and not lazy_cupy.is_cupy_array(gx):
             raise TypeError(
                 f'{function.label}.backward: the gradient of input {i} '
                 f'must be an array or None, got {type(gx).__name__}')

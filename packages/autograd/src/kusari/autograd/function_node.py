@@ -14,7 +14,7 @@ import weakref
 
 import numpy
 
-from kusari.array import _cupy
+from kusari.array import lazy_cupy
 from kusari.array import backend
 from kusari.autograd import _state
 from kusari.autograd import function_hook
@@ -126,7 +126,7 @@ class FunctionNode(ForwardByDevice):
                 in_data.append(array)
                 if x._requires_grad:
                     requires_grad = True
-            elif isinstance(x, _ndarray) or _cupy.is_cupy_array(x) or \
+            elif isinstance(x, _ndarray) or lazy_cupy.is_cupy_array(x) or \
                     x is None:
                 # (None: an absent optional input, as in Chainer.)
                 in_data.append(x)
@@ -163,7 +163,7 @@ class FunctionNode(ForwardByDevice):
             raise TypeError(f'{self.label}: forward output must be a tuple '
                             f'of ndarrays, got {type(outputs).__name__}')
         for y in outputs:
-            if not isinstance(y, _ndarray) and not _cupy.is_cupy_array(y):
+            if not isinstance(y, _ndarray) and not lazy_cupy.is_cupy_array(y):
                 outputs = _as_arrays(self, outputs)
                 break
         if local_config.get('debug', _global_config['debug']):
@@ -332,7 +332,7 @@ def _as_arrays(func, outputs):
     for y in outputs:
         if isinstance(y, numpy.generic):
             y = numpy.asarray(y)
-        elif not isinstance(y, _ndarray) and not _cupy.is_cupy_array(y) \
+        elif not isinstance(y, _ndarray) and not lazy_cupy.is_cupy_array(y) \
                 and y is not None:
             raise TypeError(f'{func.label}: forward output must be a tuple '
                             f'of ndarrays (or None), got a '

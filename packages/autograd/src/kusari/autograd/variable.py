@@ -16,7 +16,7 @@ import weakref
 
 import numpy
 
-from kusari.array import _cupy
+from kusari.array import lazy_cupy
 from kusari.array import backend
 from kusari.autograd import _state
 from kusari.autograd.utils.array import force_array
@@ -26,7 +26,7 @@ _new_object = object.__new__
 
 
 def _is_array(x):
-    return isinstance(x, numpy.ndarray) or _cupy.is_cupy_array(x)
+    return isinstance(x, numpy.ndarray) or lazy_cupy.is_cupy_array(x)
 
 
 def _check_array(array, what):
@@ -466,7 +466,7 @@ class Variable:
     def to_gpu(self, device=None):
         from kusari.array import cuda
         return self.to_device(
-            backend.GpuDevice(cuda._get_device_or_current(device)))
+            backend.GpuDevice(cuda.get_device_or_current(device)))
 
     def copydata(self, var):
         """Copy ``var``'s array into this one's, across devices. An
@@ -601,7 +601,7 @@ class Parameter(Variable):
         else:
             Variable.__init__(self, None, name=name)
             self.initializer = initializers.NaN() if initializer is None \
-                else initializers._get_initializer(initializer)
+                else initializers.get_initializer(initializer)
             self._grad_initializer = numpy.nan
             self._grad_set = False
         self.update_rule = None

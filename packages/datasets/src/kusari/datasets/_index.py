@@ -7,7 +7,7 @@ import operator
 
 import numpy
 
-from kusari.array import _cupy
+from kusari.array import lazy_cupy
 
 
 def _name(owner):
@@ -39,7 +39,7 @@ def position(owner, index, length):
 def is_batch_index(index):
     """Whether ``index`` selects several examples (slice, list or array)."""
     return isinstance(index, (slice, list, numpy.ndarray)) or (
-        _cupy.is_cupy_array(index))
+        lazy_cupy.is_cupy_array(index))
 
 
 def positions(owner, index, length):
@@ -53,7 +53,7 @@ def positions(owner, index, length):
     """
     if isinstance(index, slice):
         return range(length)[index]
-    if _cupy.is_cupy_array(index):
+    if lazy_cupy.is_cupy_array(index):
         index = index.get()
     array = numpy.asarray(index)
     if array.ndim != 1 or not (array.size == 0 or array.dtype.kind in 'iub'):

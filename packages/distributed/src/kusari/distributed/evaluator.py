@@ -3,7 +3,7 @@ averaged over them, and a generic evaluator whose per-process results are
 aggregated on one."""
 import numpy
 
-from kusari.array import _cupy
+from kusari.array import lazy_cupy
 from kusari.array import backend
 from kusari.array import configuration
 from kusari.autograd import graph_mode
@@ -12,7 +12,7 @@ from kusari.training import extension
 
 
 def _to_host(value):
-    if _cupy.is_cupy_array(value):
+    if lazy_cupy.is_cupy_array(value):
         return value.get()
     return numpy.asarray(value)
 

@@ -1,6 +1,7 @@
 """Kusari links: Link, Chain, ChainList, Sequential, link hooks, the
 reporter, and the Classifier model. The layers are in
-:mod:`kusari.links.links`."""
+:mod:`kusari.links.layers`."""
+from kusari.links import link
 from kusari.links.classifier import Classifier  # NOQA
 from kusari.links.link import Chain  # NOQA
 from kusari.links.link import ChainList  # NOQA
@@ -13,5 +14,7 @@ from kusari.links.reporter import get_current_reporter  # NOQA
 from kusari.links.reporter import report  # NOQA
 from kusari.links.reporter import report_scope  # NOQA
 from kusari.links.sequential import Sequential  # NOQA
+
+link.register_sequential(Sequential)
 
 __version__ = '0.1.0'

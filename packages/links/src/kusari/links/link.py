@@ -22,6 +22,19 @@ from kusari.links import link_hook
 _COPY_MODES = ('share', 'copy', 'init')
 
 
+# Link.repeat returns a Sequential: a ChainList, in a module that imports
+# this one. kusari.links hands the class over with register_sequential()
+# when it is imported.
+_sequential_type = None
+
+
+def register_sequential(sequential_type):
+    """Give :meth:`Link.repeat` the class it returns (called once, by
+    ``kusari.links``)."""
+    global _sequential_type
+    _sequential_type = sequential_type
+
+
 def _add_sorted(registry, name):
     """Add ``name`` to a dict used as an ordered set, keeping it sorted so
     that parameters are visited in the same order in every process."""
@@ -92,7 +105,7 @@ def _indent(text):
     return ''.join(f'  {line}\n' for line in text.splitlines())
 
 
-class Link(device_resident.DeviceResident):
+class Link(device_resident.DeviceResident, link_hook.Hooked):
     """A building block of models: parameters, persistents, and forward.
 
     Parameters are registered by assigning
@@ -113,10 +126,6 @@ class Link(device_resident.DeviceResident):
 
     _within_init_scope = False
     _local_link_hooks = None
-    # Whether calls go through the hooks: set on the class while a global
-    # hook exists in some thread, on an instance while it has local hooks,
-    # so that a call without hooks checks one attribute.
-    _hooked = False
 
     def __init__(self, **params):
         self._params = {}
@@ -299,8 +308,12 @@ class Link(device_resident.DeviceResident):
         for _, child in self._named_children():
             yield child
 
-    def _namedpersistents(self):
-        """Yield ``(path, owner link, name)`` of every persistent value."""
+    def namedpersistents(self):
+        """Yield ``(path, owner link, name)`` of every persistent value of
+        this link and its descendants (registered with
+        :meth:`add_persistent` or :meth:`register_persistent`): its value
+        is ``getattr(owner, name)``, its path as in :meth:`namedparams`
+        (``'/child/name'``)."""
         for path, link in self.namedlinks():
             prefix = path.rstrip('/')
             for name in link._persistent:
@@ -405,14 +418,13 @@ class Link(device_resident.DeviceResident):
     def repeat(self, n_repeat, mode='init'):
         """A :class:`~kusari.links.Sequential` of ``n_repeat`` copies of
         this link (made by :meth:`copy` with ``mode``)."""
-        from kusari.links.sequential import Sequential
         if isinstance(n_repeat, bool) or not isinstance(
                 n_repeat, (int, numpy.integer)):
             raise TypeError(
                 f'{self._describe()}.repeat: n_repeat must be an int, got '
                 f'{type(n_repeat).__name__}')
         _check_mode(f'{self._describe()}.repeat', mode)
-        return Sequential(*(self.copy(mode) for _ in range(n_repeat)))
+        return _sequential_type(*(self.copy(mode) for _ in range(n_repeat)))
 
     def _matched_params(self, caller, link):
         """Pairs ``(path, own parameter, link's parameter)``; raises naming
@@ -445,8 +457,8 @@ class Link(device_resident.DeviceResident):
         persistents = []
         if copy_persistent:
             theirs = {path: (owner, name)
-                      for path, owner, name in link._namedpersistents()}
-            for path, owner, name in self._namedpersistents():
+                      for path, owner, name in link.namedpersistents()}
+            for path, owner, name in self.namedpersistents():
                 if path not in theirs:
                     raise KeyError(
                         f'{self._describe()}.copyparams: the given '

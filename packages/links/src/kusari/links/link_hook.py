@@ -15,6 +15,15 @@ _lock = threading.Lock()
 _n_global_hooks = 0
 
 
+class Hooked:
+    """A base of :class:`~kusari.links.Link`: ``_hooked`` says whether a
+    call goes through the hooks. It is set here, on this class, while a
+    global hook exists in some thread, and on a link instance while it
+    has local hooks, so that a call without hooks checks one attribute."""
+
+    _hooked = False
+
+
 def get_link_hooks():
     """The dict ``name -> hook`` of this thread's global link hooks."""
     return thread_hooks(_local)
@@ -27,10 +36,9 @@ def any_global_hook():
 
 def _count_global(delta):
     global _n_global_hooks
-    from kusari.links.link import Link
     with _lock:
         _n_global_hooks += delta
-        Link._hooked = _n_global_hooks > 0
+        Hooked._hooked = _n_global_hooks > 0
 
 
 class ForwardPreprocessCallbackArgs:

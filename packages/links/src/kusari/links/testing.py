@@ -15,11 +15,11 @@ from kusari.array import initializers
 from kusari.autograd import gradient_check
 from kusari.autograd import variable
 from kusari.autograd.testing import array as array_module
-from kusari.autograd.testing import function_test_case as ftc
+from kusari.autograd.testing import case_checks
 from kusari.links.link import Link
 
 
-class LinkTestError(ftc.FunctionTestError):
+class LinkTestError(case_checks.FunctionTestError):
     """The link under test is implemented incorrectly (a
     :class:`~kusari.autograd.testing.FunctionTestError` too)."""
 
@@ -33,7 +33,7 @@ def _failing_as_link_error(test):
             return test(self, *args, **kwargs)
         except LinkTestError:
             raise
-        except ftc.FunctionTestError as error:
+        except case_checks.FunctionTestError as error:
             raise LinkTestError(str(error)) from error.__cause__
     return run
 
@@ -99,7 +99,7 @@ class _LinkTestBase:
     def _on_device(self, arrays):
         arrays = self.backend_config.get_array(arrays)
         if self.contiguous is None:
-            return tuple(ftc._as_noncontiguous(a) for a in arrays)
+            return tuple(case_checks.as_noncontiguous(a) for a in arrays)
         return tuple(arrays)
 
     def _variables(self, inputs):
@@ -111,7 +111,7 @@ class _LinkTestBase:
         config = self.backend_config
         with config:
             outputs = self.forward(link, tuple(inputs), config.device)
-        ftc._check_variables(outputs, config.device)
+        case_checks.check_variables(outputs, config.device)
         return outputs
 
     def _create_link(self, params):
@@ -126,7 +126,8 @@ class _LinkTestBase:
         return link
 
     def _generate_inputs(self):
-        return ftc._checked_arrays(self.generate_inputs(), 'generate_inputs')
+        return case_checks.checked_arrays(self.generate_inputs(),
+                                          'generate_inputs')
 
     def _param(self, link, name):
         """The parameter ``name`` of ``link``, or a LinkTestError."""
@@ -180,7 +181,7 @@ class LinkTestCase(_LinkTestBase, unittest.TestCase):
     def generate_grad_outputs(self, outputs_template):
         """The output gradients: uniform in [-1, 1], shaped and typed as
         the outputs."""
-        return ftc._uniform_like(outputs_template)
+        return case_checks.uniform_like(outputs_template)
 
     @_failing_as_link_error
     def test_forward(self, backend_config):
@@ -194,10 +195,10 @@ class LinkTestCase(_LinkTestBase, unittest.TestCase):
         actual = tuple(backend.CpuDevice().send_array(y.array)
                        for y in outputs)
         link.to_device(backend.CpuDevice())
-        expected = ftc._checked_arrays(
+        expected = case_checks.checked_arrays(
             self.forward_expected(link, inputs), 'forward_expected')
-        ftc._check_outputs_equal(expected, actual, 'forward',
-                                 **self.check_forward_options)
+        case_checks.check_outputs_equal(expected, actual, 'forward',
+                                        **self.check_forward_options)
 
     @_failing_as_link_error
     def test_backward(self, backend_config):
@@ -214,10 +215,11 @@ class LinkTestCase(_LinkTestBase, unittest.TestCase):
             template = tuple(
                 backend.CpuDevice().send_array(y.array) for y in
                 self._forward(link, self._variables(inputs)))
-            grad_outputs = ftc._checked_arrays(
+            grad_outputs = case_checks.checked_arrays(
                 self.generate_grad_outputs(template),
                 'generate_grad_outputs')
-            with ftc._failing_as('backward is not implemented correctly'):
+            with case_checks.failing_as(
+                    'backward is not implemented correctly'):
                 gradient_check.check_backward(
                     lambda *xs: self._forward(link, xs),
                     self._on_device(inputs), self._on_device(grad_outputs),
@@ -225,9 +227,8 @@ class LinkTestCase(_LinkTestBase, unittest.TestCase):
                     dtype=self.numerical_grad_dtype,
                     detect_nondifferentiable=self.dodge_nondifferentiable,
                     **self.check_backward_options)
-        self._dodging(check)
+        case_checks.dodging(self, check)
 
-    _dodging = ftc.FunctionTestCase._dodging
 
 
 class LinkInitializersTestCase(_LinkTestBase, unittest.TestCase):
@@ -291,5 +292,5 @@ class LinkInitializersTestCase(_LinkTestBase, unittest.TestCase):
             array_module.assert_allclose(
                 param.array, expected, **self.check_initializers_options)
         except AssertionError as error:
-            ftc._fail(f'parameter {name!r} is not filled by the '
-                      f'initializer {initializer!r}', error)
+            case_checks.fail(f'parameter {name!r} is not filled by the '
+                             f'initializer {initializer!r}', error)

@@ -40,7 +40,7 @@ class Context:
         for path, param in model.namedparams():
             name = self.set_name(param, cleanse_param_name(path))
             self._arrays[name] = param
-        for path, link, name in model._namedpersistents():
+        for path, link, name in model.namedpersistents():
             value = getattr(link, name)
             if backend.is_array_supported(value):
                 self._arrays[self.set_name(

@@ -11,7 +11,7 @@ import onnx
 
 from kusari.array import backend
 from kusari.array import configuration
-from kusari.autograd import _backprop
+from kusari.autograd import backward
 from kusari.autograd.variable import Variable
 from kusari.onnx import graph
 from kusari.onnx import onnx_helper
@@ -214,7 +214,7 @@ def export_testcase(model, args, out_dir, output_grad=False, **kwargs):
             onnx_helper.write_tensor_pb(
                 os.path.join(test_dir, f'{kind}_{i}.pb'), name, var.array)
     if output_grad:
-        _backprop.backward(
+        backward(
             list(outputs.values()),
             [var.xp.ones_like(var.array) for var in outputs.values()])
         exported = {tensor.name for tensor in onnx_model.graph.initializer}

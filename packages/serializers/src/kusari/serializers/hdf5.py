@@ -10,7 +10,7 @@ import os
 
 import numpy
 
-from kusari.serializers import _atomic, _paths, _values
+from kusari.serializers import _paths, _values, atomic
 from kusari.serializers.serializer import (
     Deserializer, SerializationError, Serializer, check_serializable)
 
@@ -212,7 +212,7 @@ def save_hdf5(filename, obj, compression=4):
     check_serializable('save_hdf5', obj)
     _check_filename('save_hdf5', filename)
     _check_compression('save_hdf5', compression)
-    with _atomic.replacing(filename) as temporary:
+    with atomic.replacing(filename) as temporary:
         with h5py.File(temporary, 'w') as file:
             HDF5Serializer(file, compression).save(obj)
 

@@ -7,7 +7,7 @@ values straight from the archive with :class:`NpzDeserializer`.
 """
 import os
 
-from kusari.serializers import _atomic, _npz_format, _paths, _values
+from kusari.serializers import _npz_format, _paths, _values, atomic
 from kusari.serializers.serializer import (
     Deserializer, Serializer, check_serializable)
 
@@ -157,7 +157,7 @@ def save_npz(file, obj, compression=True):
     if hasattr(file, 'write'):
         _npz_format.write(file, target, compression)
         return
-    with _atomic.replacing(file) as temporary:
+    with atomic.replacing(file) as temporary:
         with open(temporary, 'wb') as stream:
             _npz_format.write(stream, target, compression)
 

@@ -6,7 +6,7 @@ An initializer can be an :class:`Initializer`, a scalar or array (a
 """
 import numpy
 
-from kusari.array import _cupy, backend, configuration
+from kusari.array import backend, configuration, lazy_cupy
 from kusari.array.initializers.constant import (  # NOQA
     Constant, Identity, NaN, One, Zero, is_scalar)
 from kusari.array.initializers.fans import get_fans  # NOQA
@@ -46,7 +46,7 @@ def generate_array(initializer, shape, xp, dtype=None, device=None):
             f'{dtype_attr} of the initializer {initializer!r}')
     dtype = configuration.get_dtype(dtype if dtype is not None
                                     else dtype_attr)
-    if xp is not numpy and xp is not _cupy.imported_cupy():
+    if xp is not numpy and xp is not lazy_cupy.imported_cupy():
         raise TypeError(
             f'generate_array: xp must be the numpy or cupy module, got '
             f'{xp!r}')

@@ -3,7 +3,7 @@ without what nested applications inside it took, and reporting per
 function."""
 import sys
 
-from kusari.array import _cupy
+from kusari.array import lazy_cupy
 from kusari.autograd import function_hook
 from kusari.autograd.function import FunctionAdapter
 
@@ -20,15 +20,15 @@ def cupy_array_module(arrays):
     """cupy if one of ``arrays`` (None entries allowed) is a CuPy array,
     else None."""
     for array in arrays:
-        if _cupy.is_cupy_array(array):
-            return _cupy.imported_cupy()
+        if lazy_cupy.is_cupy_array(array):
+            return lazy_cupy.imported_cupy()
     return None
 
 
 def require_cupy(hook_name):
     """cupy, or a RuntimeError saying ``hook_name`` needs it."""
     try:
-        return _cupy.require_cupy()
+        return lazy_cupy.require_cupy()
     except RuntimeError as error:
         raise RuntimeError(
             f'{hook_name} requires CuPy and a CUDA GPU: {error}') from None

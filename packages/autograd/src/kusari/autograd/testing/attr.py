@@ -11,7 +11,7 @@ import os
 
 import pytest
 
-from kusari.array import _cupy
+from kusari.array import lazy_cupy
 from kusari.autograd.testing import _annotate
 
 _GPU_LIMIT_VARIABLE = 'CHAINER_TEST_GPU_LIMIT'
@@ -34,7 +34,7 @@ def _missing_gpus(count):
         return (f'{count} GPU(s) required, but {_GPU_LIMIT_VARIABLE}='
                 f'{limit}')
     try:
-        cupy = _cupy.require_cupy()
+        cupy = lazy_cupy.require_cupy()
     except RuntimeError as error:
         return str(error)
     present = cupy.cuda.runtime.getDeviceCount()

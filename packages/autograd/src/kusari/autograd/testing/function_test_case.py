@@ -5,32 +5,14 @@ A subclass says how to make inputs (``generate_inputs``), how to apply the
 function (``forward``) and what it should give (``forward_expected``);
 ``inject_backend_tests`` runs the three tests on each backend.
 """
-import contextlib
-import io
 import unittest
 
 import numpy
 
-from kusari.array import backend
 from kusari.autograd import gradient_check
 from kusari.autograd import variable
-from kusari.autograd.testing import array as array_module
-
-# Bounds the redraws of ``dodge_nondifferentiable``, so that inputs that
-# always hit a non-differentiable point fail instead of looping forever.
-_MAX_DODGES = 100
-
-
-class FunctionTestError(AssertionError):
-    """The function under test is implemented incorrectly."""
-
-
-def _fail(message, cause=None):
-    if cause is not None:
-        message = (f'{message}\n\n(caused by)\n'
-                   f'{type(cause).__name__}: {cause}\n')
-    raise FunctionTestError(message) from cause
-
+from kusari.autograd.testing import case_checks
+from kusari.autograd.testing.case_checks import FunctionTestError  # NOQA
 
 class FunctionTestCase(unittest.TestCase):
     """A base class for testing a function on every backend.
@@ -100,18 +82,18 @@ class FunctionTestCase(unittest.TestCase):
     def generate_grad_outputs(self, outputs_template):
         """The output gradients: uniform in [-1, 1], shaped and typed as
         the expected outputs."""
-        return _uniform_like(outputs_template)
+        return case_checks.uniform_like(outputs_template)
 
     def generate_grad_grad_inputs(self, inputs_template):
         """The gradients of the input gradients, for the double backward
         test: uniform in [-1, 1], shaped and typed as the inputs."""
-        return _uniform_like(inputs_template)
+        return case_checks.uniform_like(inputs_template)
 
     def check_forward_outputs(self, outputs, expected_outputs):
         """Compare the outputs' arrays with the expected ones: number,
         shapes, dtypes and values (with ``check_forward_options``)."""
-        _check_outputs_equal(expected_outputs, outputs, 'forward',
-                             **self.check_forward_options)
+        case_checks.check_outputs_equal(expected_outputs, outputs, 'forward',
+                                        **self.check_forward_options)
 
     def test_forward(self, backend_config):
         """The outputs equal the expected ones, and inputs are untouched."""
@@ -124,7 +106,7 @@ class FunctionTestCase(unittest.TestCase):
         outputs = self._forward(
             tuple(variable.Variable(a, requires_grad=a.dtype.kind == 'f')
                   for a in inputs), backend_config)
-        _check_inputs_unchanged(inputs_before, inputs)
+        case_checks.check_inputs_unchanged(inputs_before, inputs)
         self.check_forward_outputs(tuple(y.array for y in outputs), expected)
 
     def test_backward(self, backend_config):
@@ -135,14 +117,15 @@ class FunctionTestCase(unittest.TestCase):
             inputs = self._generate_inputs()
             grad_outputs = self._generate_grad_outputs(
                 self._forward_expected(inputs))
-            with _failing_as('backward is not implemented correctly'):
+            with case_checks.failing_as(
+                    'backward is not implemented correctly'):
                 gradient_check.check_backward(
                     self._forward_function(backend_config),
                     self._on_device(inputs), self._on_device(grad_outputs),
                     dtype=self.numerical_grad_dtype,
                     detect_nondifferentiable=self.dodge_nondifferentiable,
                     **self.check_backward_options)
-        self._dodging(check)
+        case_checks.dodging(self, check)
 
     def test_double_backward(self, backend_config):
         """The gradients of the gradients equal the numerical ones."""
@@ -158,7 +141,7 @@ class FunctionTestCase(unittest.TestCase):
             grad_grad_inputs = tuple(
                 g for g in self._generate_grad_grad_inputs(inputs)
                 if g is None or g.dtype.kind == 'f')
-            with backend_config, _failing_as(
+            with backend_config, case_checks.failing_as(
                     'double backward is not implemented correctly'):
                 gradient_check.check_double_backward(
                     self._forward_function(backend_config),
@@ -167,7 +150,7 @@ class FunctionTestCase(unittest.TestCase):
                     dtype=self.numerical_grad_dtype,
                     detect_nondifferentiable=self.dodge_nondifferentiable,
                     **self.check_double_backward_options)
-        self._dodging(check)
+        case_checks.dodging(self, check)
 
     # -- the steps shared by the tests ---------------------------------
 
@@ -178,23 +161,9 @@ class FunctionTestCase(unittest.TestCase):
         self.test_name = test_name
         self.before_test(test_name)
 
-    def _dodging(self, check):
-        if not self.dodge_nondifferentiable:
-            check()
-            return
-        for _ in range(_MAX_DODGES):
-            try:
-                check()
-                return
-            except gradient_check.NondifferentiableError:
-                continue
-        _fail(f'{self.test_name}: {_MAX_DODGES} sets of inputs in a row hit '
-              f'a non-differentiable point; make generate_inputs() keep '
-              f'away from such points')
-
     def _noncontiguous(self, arrays):
         if self.contiguous is None:
-            return tuple(_as_noncontiguous(a) for a in arrays)
+            return tuple(case_checks.as_noncontiguous(a) for a in arrays)
         if self.contiguous == 'C':
             return arrays
         raise ValueError(
@@ -205,140 +174,30 @@ class FunctionTestCase(unittest.TestCase):
         return self._noncontiguous(self.backend_config.get_array(arrays))
 
     def _generate_inputs(self):
-        return _checked_arrays(self.generate_inputs(), 'generate_inputs')
+        return case_checks.checked_arrays(self.generate_inputs(),
+                                          'generate_inputs')
 
     def _forward_expected(self, inputs):
-        return _checked_arrays(self.forward_expected(inputs),
-                               'forward_expected')
+        return case_checks.checked_arrays(self.forward_expected(inputs),
+                                          'forward_expected')
 
     def _generate_grad_outputs(self, outputs_template):
-        return _checked_arrays(self.generate_grad_outputs(outputs_template),
-                               'generate_grad_outputs')
+        return case_checks.checked_arrays(
+            self.generate_grad_outputs(outputs_template),
+            'generate_grad_outputs')
 
     def _generate_grad_grad_inputs(self, inputs_template):
-        return _checked_arrays(
+        return case_checks.checked_arrays(
             self.generate_grad_grad_inputs(inputs_template),
             'generate_grad_grad_inputs')
 
     def _forward(self, inputs, backend_config):
         with backend_config:
             outputs = self.forward(inputs, backend_config.device)
-        _check_variables(outputs, backend_config.device)
+        case_checks.check_variables(outputs, backend_config.device)
         return outputs
 
     def _forward_function(self, backend_config):
         return lambda *inputs: self._forward(inputs, backend_config)
 
 
-def _uniform_like(arrays):
-    return tuple(numpy.random.uniform(-1, 1, a.shape).astype(a.dtype)
-                 for a in arrays)
-
-
-def _as_noncontiguous(a):
-    """A copy of ``a`` that is a strided view (every other element of an
-    array twice its size in each dimension); arrays of at most one element
-    cannot be non-contiguous and are returned as they are."""
-    if a is None or a.size <= 1:
-        return a
-    xp = backend.get_array_module(a)
-    every_other = (slice(None, None, 2),) * a.ndim
-    with backend.using_device(backend.get_device_from_array(a)):
-        padded = xp.empty(tuple(2 * n for n in a.shape), dtype=a.dtype)
-        padded[every_other] = a
-        return padded[every_other]
-
-
-def _format_array_props(arrays):
-    return ', '.join('None' if a is None else f'{a.shape}:{a.dtype.name}'
-                     for a in arrays)
-
-
-def _checked_arrays(arrays, method_name):
-    """A method generating test data must give a tuple of NumPy arrays."""
-    if not isinstance(arrays, tuple):
-        raise TypeError(
-            f'{method_name}() must return a tuple, not '
-            f'{type(arrays).__name__}')
-    if not all(a is None or isinstance(a, numpy.ndarray) for a in arrays):
-        raise TypeError(
-            f'{method_name}() must return a tuple of NumPy arrays or None.'
-            f'\nActual: {tuple(type(a).__name__ for a in arrays)}')
-    return arrays
-
-
-def _check_variables(outputs, device):
-    if not isinstance(outputs, tuple):
-        _fail(f'forward() must return a tuple, not '
-              f'{type(outputs).__name__}.')
-    if not all(isinstance(y, variable.Variable) for y in outputs):
-        _fail('forward() must return a tuple of Variables.\nActual: '
-              + ', '.join(type(y).__name__ for y in outputs))
-    if not all(device.is_array_supported(y.array) for y in outputs):
-        _fail(f'forward() must return a tuple of Variables of arrays on '
-              f'device {device}.\nActual: '
-              + ', '.join(type(y.array).__name__ for y in outputs))
-
-
-def _check_inputs_unchanged(inputs_before, inputs):
-    modified = []
-    for i, (before, after) in enumerate(zip(inputs_before, inputs)):
-        try:
-            array_module.assert_allclose(before, after, atol=0, rtol=0)
-        except AssertionError:
-            modified.append(i)
-    if not modified:
-        return
-    out = io.StringIO()
-    out.write(f'Input arrays have been modified during forward.\n'
-              f'Indices of modified inputs: '
-              f'{", ".join(map(str, modified))}\n'
-              f'Input array shapes and dtypes: '
-              f'{_format_array_props(inputs)}\n')
-    for i in modified:
-        out.write(f'\nInput[{i}]:\nOriginal:\n{inputs_before[i]}\n'
-                  f'After forward:\n{inputs[i]}\n')
-    _fail(out.getvalue())
-
-
-def _check_outputs_equal(expected, actual, func_name, **options):
-    """Fail unless the arrays agree in number, shapes, dtypes and values
-    (compared by ``assert_allclose(**options)``)."""
-    details = None
-    if len(expected) != len(actual):
-        # (actual, expected), as Chainer's message orders them.
-        message = (f'Number of outputs of {func_name}() ({len(actual)}, '
-                   f'{len(expected)}) does not match')
-    elif any(y.shape != e.shape or y.dtype != e.dtype
-             for y, e in zip(actual, expected)):
-        message = f'Shapes and/or dtypes of {func_name}() do not match'
-    else:
-        errors = []
-        for i, (y, e) in enumerate(zip(actual, expected)):
-            try:
-                array_module.assert_allclose(y, e, **options)
-            except AssertionError as error:
-                errors.append((i, error))
-        if not errors:
-            return
-        message = (f'Outputs of {func_name}() do not match the expected '
-                   f'values.\nIndices of outputs that do not match: '
-                   f'{", ".join(str(i) for i, _ in errors)}')
-        details = ''.join(f'Error details of output [{i}]:\n{error}\n'
-                          for i, error in errors)
-    message = (f'{message}\n'
-               f'Expected shapes and dtypes: {_format_array_props(expected)}'
-               f'\nActual shapes and dtypes:   {_format_array_props(actual)}'
-               f'\n')
-    if details is not None:
-        message += f'\n\n{details}'
-    _fail(message)
-
-
-@contextlib.contextmanager
-def _failing_as(message):
-    """Turn an AssertionError of the block into a FunctionTestError."""
-    try:
-        yield
-    except AssertionError as error:
-        _fail(message, error)

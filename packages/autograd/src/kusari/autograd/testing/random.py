@@ -6,7 +6,7 @@ import unittest
 
 import numpy
 
-from kusari.array import _cupy
+from kusari.array import lazy_cupy
 from kusari.autograd.testing import _bundle
 
 # Nested fixes (a fixed class whose method is fixed too, or the fresh setUp
@@ -108,7 +108,7 @@ def _enter(seed):
     _state['depth'] += 1
     if _state['depth'] > 1:
         return
-    cupy = _cupy.cupy_or_none() if _cupy.imported_cupy() else None
+    cupy = lazy_cupy.cupy_or_none() if lazy_cupy.imported_cupy() else None
     _state['saved'] = (random.getstate(), numpy.random.get_state(),
                        cupy and cupy.random.get_random_state())
     if os.environ.get(NONDETERMINISTIC_VARIABLE, '0') == '1':
@@ -128,4 +128,4 @@ def _exit():
     random.setstate(python_state)
     numpy.random.set_state(numpy_state)
     if cupy_state is not None:
-        _cupy.require_cupy().random.set_random_state(cupy_state)
+        lazy_cupy.require_cupy().random.set_random_state(cupy_state)

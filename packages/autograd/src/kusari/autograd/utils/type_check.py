@@ -11,7 +11,7 @@ how each value was computed, so that the error shows the condition as written
 """
 import numpy
 
-from kusari.array import _cupy
+from kusari.array import lazy_cupy
 from kusari.autograd.utils import _type_expressions
 from kusari.autograd.utils._type_expressions import BinaryOperator  # NOQA
 from kusari.autograd.utils._type_expressions import BoolBinaryOperator  # NOQA
@@ -250,7 +250,7 @@ def same_types(*arrays):
     """
     if all(isinstance(array, numpy.ndarray) for array in arrays):
         return True
-    return all(_cupy.is_cupy_array(array) for array in arrays)
+    return all(lazy_cupy.is_cupy_array(array) for array in arrays)
 
 
 def check_types(check_type_forward, in_data, function_name,

@@ -1,14 +1,14 @@
 """Tabular datasets made from lists, arrays and functions."""
 import numpy
 
-from kusari.array import _cupy
+from kusari.array import lazy_cupy
 from kusari.datasets.tabular import _columns
 from kusari.datasets.tabular import tabular_dataset
 
 
 def _is_sequence(value):
     return isinstance(value, (list, numpy.ndarray)) or (
-        _cupy.is_cupy_array(value))
+        lazy_cupy.is_cupy_array(value))
 
 
 def _is_column(spec):

@@ -1,13 +1,39 @@
 """The abstract tabular dataset: rows of named columns, read in batches."""
 import numpy
 
-from kusari.array import _cupy
+from kusari.array import lazy_cupy
 from kusari.datasets import _index
 from kusari.datasets import dataset_mixin
 
 
+# The views the methods of TabularDataset return (slices, concatenations,
+# joins, transforms, other modes and converters) are subclasses of it, in
+# modules that import this one; kusari.datasets.tabular hands them over
+# once, with register_views(), when it is imported.
+_view_types = {}
+
+
+def register_views(*, slice_helper, concat, join, transform, as_mode,
+                   with_converter):
+    """Give :class:`TabularDataset` the classes of the views its methods
+    return (called once, by ``kusari.datasets.tabular``).
+
+    Args:
+        slice_helper: What :attr:`TabularDataset.slice` returns, made from
+            the dataset: ``slice_helper(dataset)[rows, keys]``.
+        concat: ``concat(dataset, *datasets)``, the rows of all.
+        join: ``join(dataset, *datasets)``, the columns of all.
+        transform: ``transform(dataset, keys, function, batched=...)``.
+        as_mode: ``as_mode(dataset, mode)``, the examples as ``mode``.
+        with_converter: ``with_converter(dataset, converter)``.
+    """
+    _view_types.update(slice_helper=slice_helper, concat=concat,
+                       join=join, transform=transform, as_mode=as_mode,
+                       with_converter=with_converter)
+
+
 def _as_array(column):
-    if isinstance(column, numpy.ndarray) or _cupy.is_cupy_array(column):
+    if isinstance(column, numpy.ndarray) or lazy_cupy.is_cupy_array(column):
         return column
     return numpy.asarray(column)
 
@@ -68,8 +94,7 @@ class TabularDataset(dataset_mixin.DatasetMixin):
         unary view, or a tuple or list of them, which keeps the mode
         (a unary dataset becomes a tuple one). Nothing is copied.
         """
-        from kusari.datasets.tabular import _slice
-        return _slice.SliceHelper(self)
+        return _view_types['slice_helper'](self)
 
     def _as_example(self, values):
         values = tuple(values)
@@ -107,8 +132,7 @@ class TabularDataset(dataset_mixin.DatasetMixin):
         mode), keyword arguments (dict mode), or one argument (unary
         mode).
         """
-        from kusari.datasets.tabular import _views
-        return _views.WithConverter(self, converter)
+        return _view_types['with_converter'](self, converter)
 
     def get_example(self, i):
         return self._as_example(
@@ -130,8 +154,7 @@ class TabularDataset(dataset_mixin.DatasetMixin):
         All must have the same keys; the result has this dataset's mode
         and converter.
         """
-        from kusari.datasets.tabular import _concat
-        return _concat.Concat(self, *datasets) if datasets else self
+        return _view_types['concat'](self, *datasets) if datasets else self
 
     def join(self, *datasets):
         """The columns of this dataset beside those of ``datasets``.
@@ -140,8 +163,7 @@ class TabularDataset(dataset_mixin.DatasetMixin):
         the first mode that is not unary (else tuple) and this dataset's
         converter.
         """
-        from kusari.datasets.tabular import _join
-        return _join.Join(self, *datasets) if datasets else self
+        return _view_types['join'](self, *datasets) if datasets else self
 
     def transform(self, keys, transform):
         """A view whose examples are ``transform`` of this one's.
@@ -155,8 +177,7 @@ class TabularDataset(dataset_mixin.DatasetMixin):
                 example: a tuple or a dict for tuple keys (which sets the
                 view's mode), the value for a single key.
         """
-        from kusari.datasets.tabular import _transform
-        return _transform.Transform(self, keys, transform, batched=False)
+        return _view_types['transform'](self, keys, transform, batched=False)
 
     def transform_batch(self, keys, transform_batch):
         """Like :meth:`transform`, on whole columns of a batch at once.
@@ -164,19 +185,16 @@ class TabularDataset(dataset_mixin.DatasetMixin):
         ``transform_batch`` takes the columns (as :meth:`transform` takes
         values) and returns the new columns, each as long as the batch.
         """
-        from kusari.datasets.tabular import _transform
-        return _transform.Transform(self, keys, transform_batch,
-                                    batched=True)
+        return _view_types['transform'](self, keys, transform_batch,
+                                        batched=True)
 
     def as_tuple(self):
         """A view whose examples are tuples."""
-        from kusari.datasets.tabular import _views
-        return _views.AsMode(self, tuple)
+        return _view_types['as_mode'](self, tuple)
 
     def as_dict(self):
         """A view whose examples are dicts."""
-        from kusari.datasets.tabular import _views
-        return _views.AsMode(self, dict)
+        return _view_types['as_mode'](self, dict)
 
     # The spellings of Chainer v7.
     astuple = as_tuple

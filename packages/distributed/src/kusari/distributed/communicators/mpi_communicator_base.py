@@ -7,7 +7,7 @@ import zlib
 
 import numpy
 
-from kusari.array import _cupy
+from kusari.array import lazy_cupy
 from kusari.array import backend
 from kusari.distributed.communicators import _base
 from kusari.distributed.communicators import _deadline
@@ -27,7 +27,7 @@ def _host_bytes(array):
 
 def _header(array, owner, argument):
     if not (isinstance(array, numpy.ndarray)
-            or _cupy.is_cupy_array(array)):
+            or lazy_cupy.is_cupy_array(array)):
         raise TypeError(f'{owner}: {argument} must be a NumPy or CuPy '
                         f'array, got {type(array).__name__}')
     return (tuple(array.shape), numpy.dtype(array.dtype).str,
@@ -46,7 +46,7 @@ def _from_bytes(buffer, header):
     shape, dtype, on_gpu = header
     array = buffer.view(numpy.dtype(dtype)).reshape(shape)
     if on_gpu:
-        return _cupy.require_cupy().asarray(array)
+        return lazy_cupy.require_cupy().asarray(array)
     return array
 
 

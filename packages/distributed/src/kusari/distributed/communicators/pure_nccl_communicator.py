@@ -1,17 +1,17 @@
 """The pure_nccl communicator: gradients and parameters through NCCL."""
 import numpy
 
-from kusari.array import _cupy
+from kusari.array import lazy_cupy
 from kusari.array import configuration
 from kusari.distributed.communicators import mpi_communicator_base
 
 
 def _nccl_or_reason():
     """``(cupy.cuda.nccl, None)``, or ``(None, why it is unavailable)``."""
-    cupy = _cupy.cupy_or_none()
+    cupy = lazy_cupy.cupy_or_none()
     if cupy is None:
         try:
-            _cupy.require_cupy()
+            lazy_cupy.require_cupy()
         except RuntimeError as error:
             return None, str(error)
     try:
@@ -65,12 +65,12 @@ class PureNcclCommunicator(mpi_communicator_base.MpiCommunicatorBase):
         return numpy.dtype(numpy.float32)
 
     def _buffer_module(self, arrays):
-        return _cupy.require_cupy()
+        return lazy_cupy.require_cupy()
 
     def _communicator(self):
         """The NCCL communicator and its stream, made at the first call."""
         if self._nccl_comm is None:
-            cupy = _cupy.require_cupy()
+            cupy = lazy_cupy.require_cupy()
             unique_id = self.bcast_obj(
                 self._nccl.get_unique_id() if self._rank == 0 else None)
             self._nccl_comm = self._nccl.NcclCommunicator(
@@ -87,7 +87,7 @@ class PureNcclCommunicator(mpi_communicator_base.MpiCommunicatorBase):
         """Run ``operation(comm, stream)`` on the communication stream once
         what the current stream does to ``buffer`` is done; return the
         function that waits for it."""
-        cupy = _cupy.require_cupy()
+        cupy = lazy_cupy.require_cupy()
         comm, stream = self._communicator()
         stream.wait_event(cupy.cuda.get_current_stream().record())
         operation(comm, stream)

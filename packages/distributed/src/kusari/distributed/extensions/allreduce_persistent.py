@@ -9,7 +9,7 @@ from kusari.training import extension
 def _float_persistents(model):
     """The float persistent arrays of ``model`` and its descendants."""
     arrays = []
-    for _, link, name in model._namedpersistents():
+    for _, link, name in model.namedpersistents():
         value = getattr(link, name)
         if getattr(value, 'dtype', None) is not None \
                 and value.dtype.kind == 'f':

@@ -7,7 +7,7 @@ from kusari.array import configuration
 from kusari.autograd import function_node
 from kusari.autograd import variable
 from kusari.distributed.communicators import pure_nccl_communicator
-from kusari.links.links.normalization import batch_normalization
+from kusari.links.layers.normalization import batch_normalization
 
 BACKENDS = ('auto', 'mpi', 'nccl')
 

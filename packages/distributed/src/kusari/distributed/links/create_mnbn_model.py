@@ -2,7 +2,7 @@
 import copy
 
 from kusari.links import link as link_module
-from kusari.links.links.normalization import batch_normalization
+from kusari.links.layers.normalization import batch_normalization
 from kusari.distributed.links.batch_normalization import \
     MultiNodeBatchNormalization
 

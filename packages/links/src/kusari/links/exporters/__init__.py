@@ -1,3 +1,3 @@
 """Exporters of a model's computational graph to other frameworks'
 formats (``chainer.exporters``): ``caffe`` writes a Caffe network."""
-from kusari.links.links.caffe import export as caffe  # NOQA
+from kusari.links.layers.caffe import export as caffe  # NOQA

@@ -2,7 +2,7 @@
 import sys
 import time
 
-from kusari.array import _cupy
+from kusari.array import lazy_cupy
 from kusari.links import link_hook
 
 _UNITS = (('sec', 1), ('ms', 1e-3), ('us', 1e-6), ('ns', 1e-9))
@@ -20,8 +20,8 @@ def _unit_for(value):
 def _cupy_of(args):
     for arg in args:
         array = getattr(arg, 'array', arg)
-        if _cupy.is_cupy_array(array):
-            return _cupy.imported_cupy()
+        if lazy_cupy.is_cupy_array(array):
+            return lazy_cupy.imported_cupy()
     return None
 
 

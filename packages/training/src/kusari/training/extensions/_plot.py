@@ -1,7 +1,7 @@
 """matplotlib, the optional dependency of the plotting extensions."""
 import warnings
 
-from kusari.serializers import _atomic
+from kusari.serializers import atomic
 
 MISSING = ('matplotlib is not installed, so {} plots nothing; install it '
            'with: pip install "kusari-training[plot]"')
@@ -37,5 +37,5 @@ def save(figure, path, **kwargs):
     """Save ``figure`` to ``path`` atomically (the format is the one
     ``path``'s extension names)."""
     fmt = path.rsplit('.', 1)[-1] if '.' in path else None
-    with _atomic.replacing(path) as temporary:
+    with atomic.replacing(path) as temporary:
         figure.savefig(temporary, format=fmt, **kwargs)

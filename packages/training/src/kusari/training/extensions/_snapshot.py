@@ -1,12 +1,12 @@
 """Snapshots: saving the trainer (or any object) during training, and
 resuming from the latest one."""
 import os
-import re
 import warnings
 
 import numpy
 
-from kusari.array import _cupy
+from kusari.array import lazy_cupy
+from kusari.serializers import atomic
 from kusari.serializers import hdf5
 from kusari.serializers import npz
 from kusari.serializers import serializer as serializer_module
@@ -14,14 +14,12 @@ from kusari.training import extension
 from kusari.training.extensions import snapshot_writers
 
 _LOADERS = {npz.save_npz: npz.load_npz, hdf5.save_hdf5: hdf5.load_hdf5}
-# The name _atomic gives a file being written: never a snapshot.
-_TEMPORARY = re.compile(r'^\..*\.[0-9a-f]{8}\.tmp$')
 
 
 def _host_copy(value):
     if value is None or isinstance(value, (str, bytes)):
         return value
-    if _cupy.is_cupy_array(value):
+    if lazy_cupy.is_cupy_array(value):
         return value.get()
     return numpy.array(value, copy=True)
 
@@ -71,7 +69,7 @@ def _find_snapshot_files(template, outdir):
     for name in names:
         path = os.path.join(outdir, name)
         if (name.startswith(prefix) and name.endswith(suffix)
-                and not _TEMPORARY.match(name) and os.path.isfile(path)):
+                and not atomic.is_temporary(name) and os.path.isfile(path)):
             found.append((os.stat(path).st_mtime_ns, name))
     return sorted(found)
 

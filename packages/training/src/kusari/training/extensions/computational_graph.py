@@ -6,7 +6,7 @@ import subprocess
 from kusari.array import configuration
 from kusari.autograd import computational_graph
 from kusari.autograd import variable
-from kusari.serializers import _atomic
+from kusari.serializers import atomic
 from kusari.training import extension
 
 _VARIABLE_STYLE = {'shape': 'octagon', 'fillcolor': '#E0E0E0',
@@ -80,7 +80,7 @@ class DumpGraph(extension.Extension):
             function_style=self._function_style).dump()
         os.makedirs(trainer.out, exist_ok=True)
         path = os.path.join(trainer.out, self._filename)
-        with _atomic.replacing(path) as temporary:
+        with atomic.replacing(path) as temporary:
             with open(temporary, 'w') as stream:
                 stream.write(graph)
         if is_graphviz_available():

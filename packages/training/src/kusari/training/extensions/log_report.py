@@ -3,7 +3,7 @@ import json
 import os
 
 from kusari.links import reporter
-from kusari.serializers import _atomic
+from kusari.serializers import atomic
 from kusari.serializers import serializer as serializer_module
 from kusari.training import extension
 from kusari.training import trigger as trigger_module
@@ -77,7 +77,7 @@ class LogReport(extension.Extension):
 
     def _write(self, outdir, name):
         os.makedirs(outdir, exist_ok=True)
-        with _atomic.replacing(os.path.join(outdir, name)) as temporary:
+        with atomic.replacing(os.path.join(outdir, name)) as temporary:
             with open(temporary, 'w') as stream:
                 json.dump(self._log, stream, indent=4)
 

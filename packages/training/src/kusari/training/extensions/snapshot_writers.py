@@ -17,7 +17,7 @@ import os
 import queue
 import threading
 
-from kusari.serializers import _atomic
+from kusari.serializers import atomic
 from kusari.serializers import npz
 
 
@@ -48,7 +48,7 @@ class Writer:
         """Write ``target`` to ``outdir/filename`` with
         ``savefun(path, target, **kwds)``, atomically."""
         os.makedirs(outdir, exist_ok=True)
-        with _atomic.replacing(os.path.join(outdir, filename)) as temporary:
+        with atomic.replacing(os.path.join(outdir, filename)) as temporary:
             savefun(temporary, target, **kwds)
         for hook in self._post_save_hooks:
             hook(outdir)

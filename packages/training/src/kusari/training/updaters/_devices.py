@@ -1,5 +1,5 @@
 """Checking that the devices a multi-device updater is given exist."""
-from kusari.array import _cupy
+from kusari.array import lazy_cupy
 from kusari.array import backend
 
 
@@ -12,7 +12,7 @@ def resolve(caller, name, spec):
         raise ValueError(f'{caller}: device {name!r} ({spec!r}) does not '
                          f'exist: {error}') from error
     if isinstance(device, backend.GpuDevice):
-        count = _cupy.require_cupy().cuda.runtime.getDeviceCount()
+        count = lazy_cupy.require_cupy().cuda.runtime.getDeviceCount()
         if device.device.id >= count:
             raise ValueError(f'{caller}: device {name!r} ({spec!r}) does '
                              f'not exist: there are {count} GPUs')

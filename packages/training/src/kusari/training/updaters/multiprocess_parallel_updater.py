@@ -4,7 +4,7 @@ import multiprocessing
 
 import numpy
 
-from kusari.array import _cupy
+from kusari.array import lazy_cupy
 from kusari.array import backend
 from kusari.autograd import graph_mode
 from kusari.datasets import convert
@@ -17,7 +17,7 @@ _FINALIZE = 'finalize'
 
 def _nccl():
     """``cupy.cuda.nccl``, or None where CuPy or NCCL is missing."""
-    cupy = _cupy.cupy_or_none()
+    cupy = lazy_cupy.cupy_or_none()
     if cupy is None:
         return None
     try:
@@ -33,7 +33,7 @@ def _pack(caller, link, attribute):
     moves them all."""
     params = [param for _, param in sorted(link.namedparams())
               if param.array is not None]
-    cupy = _cupy.cupy_or_none()
+    cupy = lazy_cupy.cupy_or_none()
     if cupy is None or not all(isinstance(param.array, cupy.ndarray)
                                for param in params):
         raise RuntimeError(f'{caller} works only on GPU: the parameters of '
@@ -127,7 +127,7 @@ def _worker(rank, size, device_id, model, iterator, converter, unique_id,
     """The loop of a worker process: one forward/backward per update
     request, gradients summed into the main process, parameters received
     from it."""
-    cupy = _cupy.require_cupy()
+    cupy = lazy_cupy.require_cupy()
     device = backend.get_device(device_id)
     with device:
         model.to_device(device)
@@ -197,7 +197,7 @@ class MultiprocessParallelUpdater(standard_updater.StandardUpdater):
 
     def _setup_workers(self):
         nccl = _nccl()
-        cupy = _cupy.require_cupy()
+        cupy = lazy_cupy.require_cupy()
         size = len(self._worker_devices) + 1
         unique_id = nccl.get_unique_id()
         model = self.get_optimizer('main').target
@@ -220,7 +220,7 @@ class MultiprocessParallelUpdater(standard_updater.StandardUpdater):
     def update_core(self):
         if self._communicator is None:
             self._setup_workers()
-        cupy = _cupy.require_cupy()
+        cupy = lazy_cupy.require_cupy()
         optimizer = self.get_optimizer('main')
         model = optimizer.target
         iterator = self.get_iterator('main')

@@ -16,8 +16,8 @@ import operator
 
 from kusari.array import backend
 from kusari.autograd import function_node
-from kusari.autograd.functions.activation._elementwise import stable_sigmoid
-from kusari.autograd.functions.activation._elementwise import zeros_for_none
+from kusari.autograd.functions.activation._grad_nodes import stable_sigmoid
+from kusari.autograd.functions.activation._grad_nodes import zeros_for_none
 from kusari.autograd.functions.activation.sigmoid import sigmoid
 from kusari.autograd.functions.activation.tanh import tanh
 from kusari.autograd.functions.array.get_item import GetItemGrad

@@ -1,8 +1,8 @@
 """Rectified linear unit clipped from above."""
 import numbers
 
-from kusari.autograd.functions.activation._elementwise import OutputRetaining
-from kusari.autograd.functions.activation._elementwise import ScaleGrad
+from kusari.autograd.functions.activation._grad_nodes import OutputRetaining
+from kusari.autograd.functions.activation._grad_nodes import ScaleGrad
 
 
 class ClippedReLU(OutputRetaining):

@@ -3,7 +3,7 @@ import numpy
 
 from kusari.array import cuda
 from kusari.autograd import function_node
-from kusari.autograd.functions.activation import _elementwise
+from kusari.autograd.functions.activation import _grad_nodes
 from kusari.autograd.functions.math.exponential import check_float_input
 
 
@@ -42,7 +42,7 @@ class ELU(function_node.FunctionNode):
         return ELUGrad(self.alpha, x.array > 0).apply((y, grad_outputs[0]))
 
 
-class ELUGrad(_elementwise.DerivativeGrad):
+class ELUGrad(_grad_nodes.DerivativeGrad):
     """gx = gy where x > 0, else gy (y + alpha), from the output y and the
     mask of positive inputs."""
 

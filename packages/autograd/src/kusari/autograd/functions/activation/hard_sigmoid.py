@@ -1,7 +1,7 @@
 """Piecewise-linear approximation of the sigmoid."""
 from kusari.array import backend
-from kusari.autograd.functions.activation._elementwise import OutputRetaining
-from kusari.autograd.functions.activation._elementwise import ScaleGrad
+from kusari.autograd.functions.activation._grad_nodes import OutputRetaining
+from kusari.autograd.functions.activation._grad_nodes import ScaleGrad
 
 
 class HardSigmoid(OutputRetaining):

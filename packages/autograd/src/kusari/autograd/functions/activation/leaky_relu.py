@@ -1,7 +1,7 @@
 """Leaky rectified linear unit."""
 from kusari.array import backend
 from kusari.autograd import function_node
-from kusari.autograd.functions.activation._elementwise import ScaleGrad
+from kusari.autograd.functions.activation._grad_nodes import ScaleGrad
 from kusari.autograd.functions.math.exponential import check_float_input
 
 

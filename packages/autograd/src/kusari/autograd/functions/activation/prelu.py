@@ -2,7 +2,7 @@
 from kusari.array import backend
 from kusari.autograd import function_node
 from kusari.autograd.functions.activation import _channel_parameter
-from kusari.autograd.functions.activation._elementwise import zeros_for_none
+from kusari.autograd.functions.activation._grad_nodes import zeros_for_none
 from kusari.autograd.utils.array import force_array
 
 

@@ -1,6 +1,6 @@
 """Rectified linear unit."""
-from kusari.autograd.functions.activation._elementwise import OutputRetaining
-from kusari.autograd.functions.activation._elementwise import ScaleGrad
+from kusari.autograd.functions.activation._grad_nodes import OutputRetaining
+from kusari.autograd.functions.activation._grad_nodes import ScaleGrad
 
 
 class ReLU(OutputRetaining):

@@ -3,7 +3,7 @@ import numpy
 
 from kusari.array import cuda
 from kusari.autograd import function_node
-from kusari.autograd.functions.activation import _elementwise
+from kusari.autograd.functions.activation import _grad_nodes
 from kusari.autograd.functions.math.exponential import check_float_input
 
 
@@ -16,7 +16,7 @@ class Sigmoid(function_node.FunctionNode):
     def forward_cpu(self, inputs):
         x, = inputs
         self.retain_outputs((0,))
-        return _elementwise.stable_sigmoid(numpy, x.copy()),
+        return _grad_nodes.stable_sigmoid(numpy, x.copy()),
 
     def forward_gpu(self, inputs):
         x, = inputs
@@ -30,7 +30,7 @@ class Sigmoid(function_node.FunctionNode):
         return SigmoidGrad().apply((y, grad_outputs[0]))
 
 
-class SigmoidGrad(_elementwise.DerivativeGrad):
+class SigmoidGrad(_grad_nodes.DerivativeGrad):
     """gx = gy * y (1 - y), from the output y of sigmoid."""
 
     def derivative(self, xp, y):

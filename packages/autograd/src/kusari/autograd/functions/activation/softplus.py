@@ -3,7 +3,7 @@ import numpy
 
 from kusari.array import cuda
 from kusari.autograd import function_node
-from kusari.autograd.functions.activation import _elementwise
+from kusari.autograd.functions.activation import _grad_nodes
 from kusari.autograd.functions.activation.sigmoid import sigmoid
 from kusari.autograd.functions.math.exponential import check_float_input
 
@@ -49,12 +49,12 @@ class Softplus(function_node.FunctionNode):
         return SoftplusGrad(self.beta).apply((x, grad_outputs[0]))
 
 
-class SoftplusGrad(_elementwise.DerivativeGrad):
+class SoftplusGrad(_grad_nodes.DerivativeGrad):
     """gx = gy * sigmoid(beta x), from the input x."""
 
     def derivative(self, xp, x):
         beta, = self.parameters
-        return _elementwise.stable_sigmoid(
+        return _grad_nodes.stable_sigmoid(
             xp, xp.multiply(x, x.dtype.type(beta), out=xp.empty_like(x)))
 
     def second_derivative(self, x):

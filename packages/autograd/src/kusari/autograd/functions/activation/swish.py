@@ -2,8 +2,8 @@
 from kusari.array import backend
 from kusari.autograd import function_node
 from kusari.autograd.functions.activation import _channel_parameter
-from kusari.autograd.functions.activation._elementwise import stable_sigmoid
-from kusari.autograd.functions.activation._elementwise import zeros_for_none
+from kusari.autograd.functions.activation._grad_nodes import stable_sigmoid
+from kusari.autograd.functions.activation._grad_nodes import zeros_for_none
 from kusari.autograd.functions.activation.sigmoid import sigmoid
 from kusari.autograd.utils.array import force_array
 

@@ -1,8 +1,8 @@
 """Hyperbolic tangent."""
-from kusari.autograd.functions.activation import _elementwise
+from kusari.autograd.functions.activation import _grad_nodes
 
 
-class Tanh(_elementwise.OutputRetaining):
+class Tanh(_grad_nodes.OutputRetaining):
     """y = tanh(x); dy/dx = 1 - y^2, computed from the retained output."""
 
     def compute(self, xp, x):
@@ -13,7 +13,7 @@ class Tanh(_elementwise.OutputRetaining):
         return TanhGrad().apply((y, grad_outputs[0]))
 
 
-class TanhGrad(_elementwise.DerivativeGrad):
+class TanhGrad(_grad_nodes.DerivativeGrad):
     """gx = gy * (1 - y^2), from the output y of tanh."""
 
     def derivative(self, xp, y):

@@ -1,4 +1,5 @@
-"""Argument checks shared by the array functions: integers and axes."""
+"""Argument checks shared by the array functions: integers, axes and
+sequences of inputs."""
 import numbers
 import operator
 
@@ -80,6 +81,21 @@ def expect_axis(x_type, axis, arg_name='axis', extra=0):
         type_check.expect(shown < bound)
     else:
         type_check.expect(-shown <= bound)
+
+
+def name_sequence(in_types, name):
+    """Name inputs ``xs[0]``, ``xs[1]``... in type-check messages."""
+    if not type_check.in_light_mode():
+        type_check.argname(in_types,
+                           tuple(f'{name}[{i}]' for i in range(len(in_types))))
+
+
+def expect_sequence(in_types):
+    """Check that a sequence ``xs`` of inputs is not empty, naming them in
+    messages; returns the type of ``xs[0]``."""
+    type_check.expect(in_types.size() > 0)
+    name_sequence(in_types, 'xs')
+    return in_types[0]
 
 
 class AlongAxis(function_node.FunctionNode):

@@ -1,7 +1,7 @@
 """Indexing with NumPy's basic and advanced indices."""
 import numpy
 
-from kusari.array import _cupy
+from kusari.array import lazy_cupy
 from kusari.array import backend
 from kusari.autograd import function_node
 from kusari.autograd.functions.array._scatter import scatter_add
@@ -87,7 +87,7 @@ def _check_index(shape, slices):
     The index is tried on a zero-stride stand-in of that shape, so the
     check allocates nothing; device-array indices are left to CuPy.
     """
-    if any(_cupy.is_cupy_array(s) for s in slices):
+    if any(lazy_cupy.is_cupy_array(s) for s in slices):
         return
     stand_in = numpy.lib.stride_tricks.as_strided(
         numpy.zeros(1, dtype=bool), shape, (0,) * len(shape))

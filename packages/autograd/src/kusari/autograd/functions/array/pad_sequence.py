@@ -2,7 +2,6 @@
 from kusari.array import backend
 from kusari.autograd import function_node
 from kusari.autograd.functions.array import _axes
-from kusari.autograd.functions.array.concat import name_sequence
 from kusari.autograd.functions.array.get_item import get_item
 from kusari.autograd.utils import type_check
 
@@ -17,7 +16,7 @@ class PadSequence(function_node.FunctionNode):
 
     def check_type_forward(self, in_types):
         type_check.expect(in_types.size() > 0)
-        name_sequence(in_types, 'xs')
+        _axes.name_sequence(in_types, 'xs')
         first = in_types[0]
         type_check.expect(first.ndim >= 1)
         for x_type in in_types:

@@ -1,7 +1,7 @@
 """Adding values into indexed elements of an array."""
 import numpy
 
-from kusari.array import _cupy
+from kusari.array import lazy_cupy
 from kusari.autograd import function_node
 from kusari.autograd.functions.array import get_item as get_item_module
 from kusari.autograd.functions.array._scatter import scatter_add as add_at
@@ -52,7 +52,7 @@ def _selected_shape(shape, slices):
             f'a.ndim >= {indexed}', f'a.ndim = {len(shape)}',
             f'scatter_add: slices index {indexed} axes, but a has shape '
             f'{shape}')
-    if any(_cupy.is_cupy_array(s) for s in slices):
+    if any(lazy_cupy.is_cupy_array(s) for s in slices):
         return None
     stand_in = numpy.lib.stride_tricks.as_strided(
         numpy.zeros(1, dtype=bool), shape, (0,) * len(shape))

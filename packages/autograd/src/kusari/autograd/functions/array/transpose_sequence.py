@@ -1,8 +1,8 @@
 """Transposing a batch of sequences into a sequence of batches."""
 from kusari.array import backend
 from kusari.autograd import function_node
-from kusari.autograd.functions.array.concat import name_sequence
-from kusari.autograd.functions.array.split_axis import zeros_for_missing
+from kusari.autograd.functions.array import _axes
+from kusari.autograd.functions.array._concat_split import zeros_for_missing
 from kusari.autograd.utils import type_check
 from kusari.autograd.variable import Variable
 
@@ -13,7 +13,7 @@ class TransposeSequence(function_node.FunctionNode):
     input, so the gradient is this function again."""
 
     def check_type_forward(self, in_types):
-        name_sequence(in_types, 'xs')
+        _axes.name_sequence(in_types, 'xs')
         for previous, x_type in zip(in_types, in_types[1:]):
             type_check.expect(x_type.ndim >= 1, x_type.dtype ==
                               previous.dtype,

@@ -1,33 +1,11 @@
 """Argument handling and shared arithmetic of the convolution family."""
-import operator
-
 import numpy
 
 from kusari.array import backend
 from kusari.autograd.functions.math import _mixed_dtypes
 from kusari.autograd.functions.math.sum import sum as _sum
+from kusari.autograd.utils import int_tuples
 from kusari.autograd.utils import type_check
-
-
-def expand(func_name, name, value, ndim, minimum):
-    """``value`` (an int, or a sequence of ``ndim`` ints, each at least
-    ``minimum`` unless that is None) as a tuple of ``ndim`` ints; a clear
-    error otherwise."""
-    try:
-        if isinstance(value, (tuple, list)):
-            values = tuple(operator.index(v) for v in value)
-        else:
-            values = (operator.index(value),) * ndim
-    except TypeError:
-        values = None
-    if values is None or len(values) != ndim or isinstance(value, bool):
-        raise TypeError(
-            f'{func_name}: {name} must be an int or a sequence of {ndim} '
-            f'ints; got {value!r}')
-    if minimum is not None and any(v < minimum for v in values):
-        raise ValueError(
-            f'{func_name}: {name} must be at least {minimum}; got {value!r}')
-    return values
 
 
 def as_tuple(value, ndim):
@@ -40,15 +18,15 @@ def as_tuple(value, ndim):
 
 def expect_groups(func_name, groups):
     """``groups`` as a positive int; a clear error otherwise."""
-    return expand(func_name, 'groups', groups, 1, 1)[0]
+    return int_tuples.expand(func_name, 'groups', groups, 1, 1)[0]
 
 
 def expand_options(func_name, ndim, stride, pad, dilate, groups):
     """The checked ``(stride, pad, dilate, groups)`` of a (de)convolution
     over ``ndim`` spatial axes."""
-    return (expand(func_name, 'stride', stride, ndim, 1),
-            expand(func_name, 'pad', pad, ndim, 0),
-            expand(func_name, 'dilate', dilate, ndim, 1),
+    return (int_tuples.expand(func_name, 'stride', stride, ndim, 1),
+            int_tuples.expand(func_name, 'pad', pad, ndim, 0),
+            int_tuples.expand(func_name, 'dilate', dilate, ndim, 1),
             expect_groups(func_name, groups))
 
 

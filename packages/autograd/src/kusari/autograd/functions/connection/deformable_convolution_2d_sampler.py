@@ -7,9 +7,9 @@ from kusari.autograd.functions.array.reshape import reshape
 from kusari.autograd.functions.array.spatial_transformer_sampler import \
     spatial_transformer_sampler
 from kusari.autograd.functions.array.transpose import transpose
-from kusari.autograd.functions.connection import _geometry
 from kusari.autograd.functions.math.matmul import matmul
 from kusari.autograd.utils import conv
+from kusari.autograd.utils import int_tuples
 from kusari.autograd.variable import as_variable
 
 
@@ -61,8 +61,8 @@ def deformable_convolution_2d_sampler(x, offset, W, b=None, stride=1,
         Variable ``(n, out, out_h, out_w)``.
     """
     name = 'deformable_convolution_2d_sampler'
-    stride = _geometry.expand(name, 'stride', stride, 2, 1)
-    pad = _geometry.expand(name, 'pad', pad, 2, 0)
+    stride = int_tuples.expand(name, 'stride', stride, 2, 1)
+    pad = int_tuples.expand(name, 'pad', pad, 2, 0)
     x, offset, W = as_variable(x), as_variable(offset), as_variable(W)
     if x.ndim != 4 or W.ndim != 4 or x.shape[1] != W.shape[1]:
         raise ValueError(

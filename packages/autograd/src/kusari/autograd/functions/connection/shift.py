@@ -1,7 +1,7 @@
 """Shift: a zero-parameter spatial mixing of channels."""
 from kusari.array import backend
 from kusari.autograd import function_node
-from kusari.autograd.functions.connection import _geometry
+from kusari.autograd.utils import int_tuples
 from kusari.autograd.utils import type_check
 
 
@@ -81,8 +81,8 @@ def shift(x, ksize=3, dilate=1):
     Returns:
         Variable of x's shape.
     """
-    ksize = _geometry.expand('shift', 'ksize', ksize, 2, 1)
-    dilate = _geometry.expand('shift', 'dilate', dilate, 2, None)
+    ksize = int_tuples.expand('shift', 'ksize', ksize, 2, 1)
+    dilate = int_tuples.expand('shift', 'dilate', dilate, 2, None)
     if any(k % 2 == 0 for k in ksize) or 0 in dilate:
         raise ValueError(f'shift: ksize must be odd and dilate non-zero; '
                          f'got ksize={ksize}, dilate={dilate}')

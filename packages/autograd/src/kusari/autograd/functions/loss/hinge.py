@@ -1,7 +1,7 @@
 """Hinge loss of a one-of-many classification."""
 from kusari.array import backend
 from kusari.autograd import function_node
-from kusari.autograd.functions.activation._elementwise import ScaleGrad
+from kusari.autograd.functions.activation._grad_nodes import ScaleGrad
 from kusari.autograd.functions.activation.relu import relu
 from kusari.autograd.functions.array.broadcast import broadcast_to
 from kusari.autograd.functions.loss import _common

@@ -1,6 +1,6 @@
 """Mean absolute error."""
 from kusari.array import backend
-from kusari.autograd.functions.activation._elementwise import ScaleGrad
+from kusari.autograd.functions.activation._grad_nodes import ScaleGrad
 from kusari.autograd.functions.array.broadcast import broadcast_to
 from kusari.autograd.functions.loss import _common
 from kusari.autograd.functions.loss import _pairwise

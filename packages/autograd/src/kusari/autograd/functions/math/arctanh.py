@@ -1,8 +1,8 @@
 """Inverse hyperbolic tangent."""
-from kusari.autograd.functions.math import _elementwise
+from kusari.autograd.functions.math import _ufunc_nodes
 
 
-class Arctanh(_elementwise.UnaryElementwise):
+class Arctanh(_ufunc_nodes.UnaryElementwise):
     """y = arctanh(x); dy/dx = 1 / (1 - x^2)."""
 
     name = 'arctanh'

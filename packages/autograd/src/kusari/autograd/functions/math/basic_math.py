@@ -7,7 +7,7 @@ operand is cast to the Variable's dtype, two Variables must have one.
 """
 import numpy
 
-from kusari.array import _cupy
+from kusari.array import lazy_cupy
 from kusari.array import backend
 from kusari.autograd import function_node
 from kusari.autograd.functions.array.broadcast import sum_to
@@ -315,7 +315,7 @@ def binary_operator(node_class, constant_class, op):
     def operator(self, other):
         if isinstance(other, Variable):
             return node_class().apply((self, other))[0]
-        if isinstance(other, numpy.ndarray) or _cupy.is_cupy_array(other):
+        if isinstance(other, numpy.ndarray) or lazy_cupy.is_cupy_array(other):
             return node_class().apply((self, _array_operand(self, other)))[0]
         return constant_class(_constant(self, other, op),
                               other).apply((self,))[0]
@@ -329,7 +329,7 @@ def reflected_operator(node_class, constant_class, op):
     def operator(self, other):
         if isinstance(other, Variable):
             return node_class().apply((other, self))[0]
-        if isinstance(other, numpy.ndarray) or _cupy.is_cupy_array(other):
+        if isinstance(other, numpy.ndarray) or lazy_cupy.is_cupy_array(other):
             return node_class().apply((_array_operand(self, other), self))[0]
         return constant_class(_constant(self, other, op),
                               other).apply((self,))[0]

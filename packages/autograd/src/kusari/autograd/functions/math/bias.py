@@ -1,5 +1,5 @@
 """Addition of a bias broadcast along axes."""
-from kusari.autograd.functions.math import _elementwise
+from kusari.autograd.functions.math import _ufunc_nodes
 
 
 def bias(x, y, axis=1):
@@ -19,4 +19,4 @@ def bias(x, y, axis=1):
     Returns:
         Variable of ``x``'s shape and dtype.
     """
-    return x + _elementwise.broadcast_along_axis('bias', x, y, axis)
+    return x + _ufunc_nodes.broadcast_along_axis('bias', x, y, axis)

@@ -1,6 +1,6 @@
 """Elementwise ceiling."""
-from kusari.autograd.functions.math import _elementwise
+from kusari.autograd.functions.math import _ufunc_nodes
 
-ceil = _elementwise.piecewise_constant(
+ceil = _ufunc_nodes.piecewise_constant(
     'ceil', __name__,
     'Elementwise ceiling: the least integer :math:`\\geq x`.')

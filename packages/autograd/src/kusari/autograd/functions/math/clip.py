@@ -3,7 +3,7 @@ import numpy
 
 from kusari.array import backend
 from kusari.autograd import function_node
-from kusari.autograd.functions.math._elementwise import check_float_input
+from kusari.autograd.functions.math._ufunc_nodes import check_float_input
 from kusari.autograd.utils.array import force_array
 
 

@@ -2,11 +2,11 @@
 import numpy
 
 from kusari.array import backend
-from kusari.autograd.functions.math import _elementwise
+from kusari.autograd.functions.math import _ufunc_nodes
 from kusari.autograd.functions.math.polygamma import polygamma
 
 
-class DiGamma(_elementwise.UnaryElementwise):
+class DiGamma(_ufunc_nodes.UnaryElementwise):
     """y = psi(x) = d/dx log Gamma(x); dy/dx = psi^(1)(x) (trigamma)."""
 
     name = 'digamma'

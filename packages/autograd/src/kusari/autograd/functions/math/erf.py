@@ -1,11 +1,11 @@
 """Error function."""
 import math
 
-from kusari.autograd.functions.math import _elementwise
+from kusari.autograd.functions.math import _ufunc_nodes
 from kusari.autograd.functions.math.exponential import exp
 
 
-class Erf(_elementwise.UnaryElementwise):
+class Erf(_ufunc_nodes.UnaryElementwise):
     """y = erf(x); dy/dx = 2 / sqrt(pi) exp(-x^2)."""
 
     name = 'erf'

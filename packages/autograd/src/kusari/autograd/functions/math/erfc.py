@@ -1,11 +1,11 @@
 """Complementary error function."""
 import math
 
-from kusari.autograd.functions.math import _elementwise
+from kusari.autograd.functions.math import _ufunc_nodes
 from kusari.autograd.functions.math.exponential import exp
 
 
-class Erfc(_elementwise.UnaryElementwise):
+class Erfc(_ufunc_nodes.UnaryElementwise):
     """y = erfc(x) = 1 - erf(x); dy/dx = -2 / sqrt(pi) exp(-x^2)."""
 
     name = 'erfc'

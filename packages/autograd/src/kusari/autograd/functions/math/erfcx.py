@@ -1,10 +1,10 @@
 """Scaled complementary error function."""
 import math
 
-from kusari.autograd.functions.math import _elementwise
+from kusari.autograd.functions.math import _ufunc_nodes
 
 
-class Erfcx(_elementwise.UnaryElementwise):
+class Erfcx(_ufunc_nodes.UnaryElementwise):
     """y = exp(x^2) erfc(x); dy/dx = 2 x y - 2 / sqrt(pi)."""
 
     name = 'erfcx'

@@ -1,11 +1,11 @@
 """Inverse error function."""
 import math
 
-from kusari.autograd.functions.math import _elementwise
+from kusari.autograd.functions.math import _ufunc_nodes
 from kusari.autograd.functions.math.exponential import exp
 
 
-class ErfInv(_elementwise.UnaryElementwise):
+class ErfInv(_ufunc_nodes.UnaryElementwise):
     """y = erf^-1(x); dy/dx = sqrt(pi) / 2 exp(y^2)."""
 
     name = 'erfinv'

@@ -1,12 +1,12 @@
 """Exponential and logarithms."""
 import math
 
-from kusari.autograd.functions.math import _elementwise
+from kusari.autograd.functions.math import _ufunc_nodes
 # Re-exported: other one-input functions (tanh) check their input with it.
-from kusari.autograd.functions.math._elementwise import check_float_input  # NOQA
+from kusari.autograd.functions.math._ufunc_nodes import check_float_input  # NOQA
 
 
-class Exp(_elementwise.UnaryElementwise):
+class Exp(_ufunc_nodes.UnaryElementwise):
     """y = exp(x); dy/dx = y."""
 
     name = 'exp'
@@ -16,7 +16,7 @@ class Exp(_elementwise.UnaryElementwise):
         return gy * y
 
 
-class Log(_elementwise.UnaryElementwise):
+class Log(_ufunc_nodes.UnaryElementwise):
     """y = log(x); dy/dx = 1 / x."""
 
     name = 'log'
@@ -25,7 +25,7 @@ class Log(_elementwise.UnaryElementwise):
         return gy / x
 
 
-class Log2(_elementwise.UnaryElementwise):
+class Log2(_ufunc_nodes.UnaryElementwise):
     """y = log2(x); dy/dx = 1 / (x log 2)."""
 
     name = 'log2'
@@ -34,7 +34,7 @@ class Log2(_elementwise.UnaryElementwise):
         return gy / x * (1 / math.log(2))
 
 
-class Log10(_elementwise.UnaryElementwise):
+class Log10(_ufunc_nodes.UnaryElementwise):
     """y = log10(x); dy/dx = 1 / (x log 10)."""
 
     name = 'log10'

@@ -1,8 +1,8 @@
 """Exponential minus one."""
-from kusari.autograd.functions.math import _elementwise
+from kusari.autograd.functions.math import _ufunc_nodes
 
 
-class Expm1(_elementwise.UnaryElementwise):
+class Expm1(_ufunc_nodes.UnaryElementwise):
     """y = exp(x) - 1, accurate near 0; dy/dx = y + 1."""
 
     name = 'expm1'

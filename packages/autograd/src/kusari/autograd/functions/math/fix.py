@@ -1,7 +1,7 @@
 """Elementwise rounding towards zero."""
-from kusari.autograd.functions.math import _elementwise
+from kusari.autograd.functions.math import _ufunc_nodes
 
-fix = _elementwise.piecewise_constant(
+fix = _ufunc_nodes.piecewise_constant(
     'fix', __name__,
     'Elementwise rounding towards zero: ``floor`` for positive ``x``,\n'
     '    ``ceil`` for negative.')

@@ -1,6 +1,6 @@
 """Elementwise floor."""
-from kusari.autograd.functions.math import _elementwise
+from kusari.autograd.functions.math import _ufunc_nodes
 
-floor = _elementwise.piecewise_constant(
+floor = _ufunc_nodes.piecewise_constant(
     'floor', __name__,
     'Elementwise floor: the greatest integer :math:`\\leq x`.')

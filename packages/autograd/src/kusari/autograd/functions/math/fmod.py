@@ -1,9 +1,9 @@
 """Elementwise floating-point remainder."""
-from kusari.autograd.functions.math import _elementwise
+from kusari.autograd.functions.math import _ufunc_nodes
 from kusari.autograd.functions.math.fix import fix
 
 
-class Fmod(_elementwise.BinaryElementwise):
+class Fmod(_ufunc_nodes.BinaryElementwise):
     """y = fmod(x, d) = x - d fix(x / d), with the sign of x;
     dy/dx = 1, dy/dd = -fix(x / d)."""
 

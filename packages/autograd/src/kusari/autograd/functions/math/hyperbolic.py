@@ -1,8 +1,8 @@
 """Hyperbolic sine and cosine."""
-from kusari.autograd.functions.math import _elementwise
+from kusari.autograd.functions.math import _ufunc_nodes
 
 
-class Sinh(_elementwise.UnaryElementwise):
+class Sinh(_ufunc_nodes.UnaryElementwise):
     """y = sinh(x); dy/dx = cosh(x)."""
 
     name = 'sinh'
@@ -11,7 +11,7 @@ class Sinh(_elementwise.UnaryElementwise):
         return gy * cosh(x)
 
 
-class Cosh(_elementwise.UnaryElementwise):
+class Cosh(_ufunc_nodes.UnaryElementwise):
     """y = cosh(x); dy/dx = sinh(x)."""
 
     name = 'cosh'

@@ -1,9 +1,9 @@
 """Logarithm of the absolute value of the gamma function."""
-from kusari.autograd.functions.math import _elementwise
+from kusari.autograd.functions.math import _ufunc_nodes
 from kusari.autograd.functions.math.digamma import digamma
 
 
-class LGamma(_elementwise.UnaryElementwise):
+class LGamma(_ufunc_nodes.UnaryElementwise):
     """y = log |Gamma(x)|; dy/dx = psi(x) (digamma)."""
 
     name = 'lgamma'

@@ -1,11 +1,11 @@
 """Logarithm of the standard normal cumulative distribution function."""
 import math
 
-from kusari.autograd.functions.math import _elementwise
+from kusari.autograd.functions.math import _ufunc_nodes
 from kusari.autograd.functions.math.erfcx import erfcx
 
 
-class LogNdtr(_elementwise.UnaryElementwise):
+class LogNdtr(_ufunc_nodes.UnaryElementwise):
     """y = log Phi(x); dy/dx = Phi'(x) / Phi(x), written as
     sqrt(2 / pi) / erfcx(-x / sqrt(2)), which neither overflows nor
     divides 0 by 0 for very negative x."""

@@ -1,8 +1,8 @@
 """Logarithm of one plus the argument."""
-from kusari.autograd.functions.math import _elementwise
+from kusari.autograd.functions.math import _ufunc_nodes
 
 
-class Log1p(_elementwise.UnaryElementwise):
+class Log1p(_ufunc_nodes.UnaryElementwise):
     """y = log(1 + x), accurate near 0; dy/dx = 1 / (1 + x)."""
 
     name = 'log1p'

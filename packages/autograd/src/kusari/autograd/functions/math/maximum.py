@@ -1,8 +1,8 @@
 """Elementwise maximum of two arrays."""
-from kusari.autograd.functions.math import _elementwise
+from kusari.autograd.functions.math import _ufunc_nodes
 
 
-class Maximum(_elementwise.ElementwiseSelection):
+class Maximum(_ufunc_nodes.ElementwiseSelection):
     """y = max(x1, x2); the gradient goes to the larger (x1 on ties)."""
 
     name = 'maximum'

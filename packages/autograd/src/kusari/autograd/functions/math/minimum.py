@@ -1,8 +1,8 @@
 """Elementwise minimum of two arrays."""
-from kusari.autograd.functions.math import _elementwise
+from kusari.autograd.functions.math import _ufunc_nodes
 
 
-class Minimum(_elementwise.ElementwiseSelection):
+class Minimum(_ufunc_nodes.ElementwiseSelection):
     """y = min(x1, x2); the gradient goes to the smaller (x1 on ties)."""
 
     name = 'minimum'

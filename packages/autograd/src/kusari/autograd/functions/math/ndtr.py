@@ -1,11 +1,11 @@
 """Cumulative distribution function of the standard normal distribution."""
 import math
 
-from kusari.autograd.functions.math import _elementwise
+from kusari.autograd.functions.math import _ufunc_nodes
 from kusari.autograd.functions.math.exponential import exp
 
 
-class Ndtr(_elementwise.UnaryElementwise):
+class Ndtr(_ufunc_nodes.UnaryElementwise):
     """y = Phi(x); dy/dx = exp(-x^2 / 2) / sqrt(2 pi)."""
 
     name = 'ndtr'

@@ -1,11 +1,11 @@
 """Inverse of the standard normal cumulative distribution function."""
 import math
 
-from kusari.autograd.functions.math import _elementwise
+from kusari.autograd.functions.math import _ufunc_nodes
 from kusari.autograd.functions.math.exponential import exp
 
 
-class Ndtri(_elementwise.UnaryElementwise):
+class Ndtri(_ufunc_nodes.UnaryElementwise):
     """y = Phi^-1(x); dy/dx = sqrt(2 pi) exp(y^2 / 2)."""
 
     name = 'ndtri'

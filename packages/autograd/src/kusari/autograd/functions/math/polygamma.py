@@ -1,9 +1,9 @@
 """Polygamma functions: derivatives of the digamma function."""
-from kusari.autograd.functions.math import _elementwise
+from kusari.autograd.functions.math import _ufunc_nodes
 from kusari.autograd.utils import type_check
 
 
-class PolyGamma(_elementwise.UnaryElementwise):
+class PolyGamma(_ufunc_nodes.UnaryElementwise):
     """y = psi^(n)(x); dy/dx = psi^(n+1)(x); no gradient for n."""
 
     name = 'polygamma'
@@ -31,5 +31,5 @@ def polygamma(n, x):
     Returns:
         Variable of the broadcast shape and ``x``'s dtype.
     """
-    n = _elementwise.parameter_array('polygamma', 'n', n, x)
+    n = _ufunc_nodes.parameter_array('polygamma', 'n', n, x)
     return PolyGamma().apply((n, x))[0]

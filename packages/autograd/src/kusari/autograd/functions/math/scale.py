@@ -1,5 +1,5 @@
 """Multiplication by a scale broadcast along axes."""
-from kusari.autograd.functions.math import _elementwise
+from kusari.autograd.functions.math import _ufunc_nodes
 
 
 def scale(x, y, axis=1):
@@ -9,4 +9,4 @@ def scale(x, y, axis=1):
     For ``x`` of shape ``(2, 3, 4)`` and ``y`` of shape ``(3,)``,
     ``scale(x, y)`` multiplies every ``x[i, j, k]`` by ``y[j]``.
     """
-    return x * _elementwise.broadcast_along_axis('scale', x, y, axis)
+    return x * _ufunc_nodes.broadcast_along_axis('scale', x, y, axis)

@@ -1,8 +1,8 @@
 """Square root and reciprocal square root."""
-from kusari.autograd.functions.math import _elementwise
+from kusari.autograd.functions.math import _ufunc_nodes
 
 
-class Sqrt(_elementwise.UnaryElementwise):
+class Sqrt(_ufunc_nodes.UnaryElementwise):
     """y = sqrt(x); dy/dx = 1 / (2 y)."""
 
     name = 'sqrt'
@@ -12,7 +12,7 @@ class Sqrt(_elementwise.UnaryElementwise):
         return gy / y * 0.5
 
 
-class Rsqrt(_elementwise.UnaryElementwise):
+class Rsqrt(_ufunc_nodes.UnaryElementwise):
     """y = 1 / sqrt(x); dy/dx = -y^3 / 2."""
 
     name = 'rsqrt'

@@ -1,8 +1,8 @@
 """Elementwise square."""
-from kusari.autograd.functions.math import _elementwise
+from kusari.autograd.functions.math import _ufunc_nodes
 
 
-class Square(_elementwise.UnaryElementwise):
+class Square(_ufunc_nodes.UnaryElementwise):
     """y = x^2; dy/dx = 2 x."""
 
     name = 'square'

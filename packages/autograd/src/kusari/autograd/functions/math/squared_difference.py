@@ -1,8 +1,8 @@
 """Elementwise squared difference."""
-from kusari.autograd.functions.math import _elementwise
+from kusari.autograd.functions.math import _ufunc_nodes
 
 
-class SquaredDifference(_elementwise.BinaryElementwise):
+class SquaredDifference(_ufunc_nodes.BinaryElementwise):
     """y = (x1 - x2)^2; dy/dx1 = 2 (x1 - x2) = -dy/dx2."""
 
     name = 'squared_difference'

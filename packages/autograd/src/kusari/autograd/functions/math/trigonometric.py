@@ -1,9 +1,9 @@
 """Trigonometric functions and their inverses."""
-from kusari.autograd.functions.math import _elementwise
+from kusari.autograd.functions.math import _ufunc_nodes
 from kusari.autograd.functions.math.sqrt import sqrt
 
 
-class Sin(_elementwise.UnaryElementwise):
+class Sin(_ufunc_nodes.UnaryElementwise):
     """y = sin(x); dy/dx = cos(x)."""
 
     name = 'sin'
@@ -12,7 +12,7 @@ class Sin(_elementwise.UnaryElementwise):
         return gy * cos(x)
 
 
-class Cos(_elementwise.UnaryElementwise):
+class Cos(_ufunc_nodes.UnaryElementwise):
     """y = cos(x); dy/dx = -sin(x)."""
 
     name = 'cos'
@@ -21,7 +21,7 @@ class Cos(_elementwise.UnaryElementwise):
         return -gy * sin(x)
 
 
-class Tan(_elementwise.UnaryElementwise):
+class Tan(_ufunc_nodes.UnaryElementwise):
     """y = tan(x); dy/dx = 1 + y^2 (= 1 / cos(x)^2)."""
 
     name = 'tan'
@@ -31,7 +31,7 @@ class Tan(_elementwise.UnaryElementwise):
         return gy * (y * y + 1)
 
 
-class Arcsin(_elementwise.UnaryElementwise):
+class Arcsin(_ufunc_nodes.UnaryElementwise):
     """y = arcsin(x); dy/dx = 1 / sqrt(1 - x^2)."""
 
     name = 'arcsin'
@@ -40,7 +40,7 @@ class Arcsin(_elementwise.UnaryElementwise):
         return gy / sqrt(1 - x * x)
 
 
-class Arccos(_elementwise.UnaryElementwise):
+class Arccos(_ufunc_nodes.UnaryElementwise):
     """y = arccos(x); dy/dx = -1 / sqrt(1 - x^2)."""
 
     name = 'arccos'
@@ -49,7 +49,7 @@ class Arccos(_elementwise.UnaryElementwise):
         return -gy / sqrt(1 - x * x)
 
 
-class Arctan(_elementwise.UnaryElementwise):
+class Arctan(_ufunc_nodes.UnaryElementwise):
     """y = arctan(x); dy/dx = 1 / (1 + x^2)."""
 
     name = 'arctan'
@@ -58,7 +58,7 @@ class Arctan(_elementwise.UnaryElementwise):
         return gy / (x * x + 1)
 
 
-class Arctan2(_elementwise.BinaryElementwise):
+class Arctan2(_ufunc_nodes.BinaryElementwise):
     """y = arctan2(x1, x2), the angle of the point (x2, x1);
     dy/dx1 = x2 / (x1^2 + x2^2), dy/dx2 = -x1 / (x1^2 + x2^2)."""
 

@@ -1,8 +1,8 @@
 """Hurwitz zeta function."""
-from kusari.autograd.functions.math import _elementwise
+from kusari.autograd.functions.math import _ufunc_nodes
 
 
-class Zeta(_elementwise.UnaryElementwise):
+class Zeta(_ufunc_nodes.UnaryElementwise):
     """y = zeta(x, q) = sum_k (k + q)^-x; dy/dq = -x zeta(x + 1, q); no
     gradient for x."""
 
@@ -29,5 +29,5 @@ def zeta(x, q):
     Returns:
         Variable of the broadcast shape and ``q``'s dtype.
     """
-    x = _elementwise.parameter_array('zeta', 'x', x, q)
+    x = _ufunc_nodes.parameter_array('zeta', 'x', x, q)
     return Zeta().apply((x, q))[0]

@@ -5,7 +5,7 @@ from kusari.array import backend
 from kusari.array import configuration
 from kusari.array import cuda
 from kusari.autograd import function_node
-from kusari.autograd.functions.activation._elementwise import ScaleGrad
+from kusari.autograd.functions.activation._grad_nodes import ScaleGrad
 from kusari.autograd.functions.noise._arguments import check_ratio
 from kusari.autograd.functions.noise._arguments import reject_removed
 from kusari.autograd.utils import type_check

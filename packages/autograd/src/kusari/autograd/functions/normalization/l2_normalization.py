@@ -1,7 +1,7 @@
 """L2 normalization of vectors along axes."""
 from kusari.array import backend
 from kusari.autograd import function_node
-from kusari.autograd.functions.math._elementwise import check_float_input
+from kusari.autograd.functions.math._ufunc_nodes import check_float_input
 from kusari.autograd.functions.math.sqrt import sqrt
 from kusari.autograd.functions.math.sum import expect_axes_in_range
 from kusari.autograd.functions.math.sum import normalize_axis

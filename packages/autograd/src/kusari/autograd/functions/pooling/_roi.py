@@ -14,8 +14,8 @@ import math
 import numpy
 
 from kusari.array import backend
-from kusari.autograd.functions.connection import _geometry
 from kusari.autograd.functions.pooling import _scatter_gather
+from kusari.autograd.utils import int_tuples
 
 
 def _raw(x):
@@ -87,7 +87,7 @@ def check_rois_with_index(func_name, x, rois):
 
 def outsize_pair(func_name, outsize):
     """``outsize`` (an int or a pair) as ``(out_h, out_w)``."""
-    return _geometry.expand(func_name, 'outsize', outsize, 2, 1)
+    return int_tuples.expand(func_name, 'outsize', outsize, 2, 1)
 
 
 def check_scale(func_name, spatial_scale):
@@ -277,7 +277,7 @@ def sampling_pair(func_name, sampling_ratio):
     """``sampling_ratio`` (None, an int or a pair) as None or a pair."""
     if sampling_ratio is None:
         return None
-    return _geometry.expand(func_name, 'sampling_ratio', sampling_ratio, 2,
+    return int_tuples.expand(func_name, 'sampling_ratio', sampling_ratio, 2,
                             1)
 
 

@@ -9,8 +9,8 @@ themselves come from :mod:`kusari.autograd.utils.conv`.
 import numpy
 
 from kusari.array import backend
-from kusari.autograd.functions.connection import _geometry
 from kusari.autograd.utils import conv
+from kusari.autograd.utils import int_tuples
 from kusari.autograd.utils import type_check
 
 
@@ -108,10 +108,10 @@ def window(func_name, x, ndim, ksize, stride, pad, cover_all=False):
         raise ValueError(
             f'{func_name}: x must have {ndim} spatial axes after the batch '
             f'and channel axes (ndim {ndim + 2}); got shape {x.shape}')
-    ksize = _geometry.expand(func_name, 'ksize', ksize, ndim, 1)
-    stride = ksize if stride is None else _geometry.expand(
+    ksize = int_tuples.expand(func_name, 'ksize', ksize, ndim, 1)
+    stride = ksize if stride is None else int_tuples.expand(
         func_name, 'stride', stride, ndim, 1)
-    pad = _geometry.expand(func_name, 'pad', pad, ndim, 0)
+    pad = int_tuples.expand(func_name, 'pad', pad, ndim, 0)
     return Window(ksize, stride, pad, bool(cover_all))
 
 

@@ -4,9 +4,9 @@ window, over 1, 3 or N spatial axes.
 It is the adjoint of the window sum of average pooling (with scale 1), so
 its gradient is that sum and it has gradients of every order.
 """
-from kusari.autograd.functions.connection import _geometry
 from kusari.autograd.functions.pooling import average_pooling_nd
 from kusari.autograd.functions.pooling import pooling_nd
+from kusari.autograd.utils import int_tuples
 from kusari.autograd.utils import type_check
 
 
@@ -27,7 +27,7 @@ def unpooled_size(func_name, win, dims, outsize):
                 f'the negative shape {outsize} (ksize {win.ksize}, stride '
                 f'{win.stride}, pad {win.pad})')
         return outsize
-    outsize = _geometry.expand(func_name, 'outsize', outsize, win.ndim, 1)
+    outsize = int_tuples.expand(func_name, 'outsize', outsize, win.ndim, 1)
     expected = win.outsize(outsize)
     if expected != tuple(dims):
         raise type_check.InvalidType(

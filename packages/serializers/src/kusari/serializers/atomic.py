@@ -1,0 +1,62 @@
+"""Replace a file only once its new content is complete.
+
+The serializers save through :func:`replacing`, and so do the training
+extensions that write files (logs, plots, snapshots, graphs).
+"""
+import contextlib
+import os
+import re
+import secrets
+import stat
+
+_ATTEMPTS = 100
+# The name _create_beside gives: '.{name}.{8 hex digits}.tmp'.
+_TEMPORARY = re.compile(r'^\..*\.[0-9a-f]{8}\.tmp$')
+
+
+@contextlib.contextmanager
+def replacing(path):
+    """Yield a temporary path in the directory of ``path``; on success move
+    the file written there over ``path``.
+
+    A save that fails or is interrupted (an exception, KeyboardInterrupt)
+    removes the temporary file and leaves ``path`` as it was; a reader never
+    sees a half-written file, since :func:`os.replace` is atomic within one
+    file system. A symbolic link is followed, as :func:`open` would.
+    """
+    target = os.path.realpath(os.fspath(path))
+    temporary = _create_beside(target)
+    try:
+        yield temporary
+        if os.path.exists(target):
+            os.chmod(temporary, stat.S_IMODE(os.stat(target).st_mode))
+        with open(temporary, 'r+b') as written:
+            os.fsync(written.fileno())
+        os.replace(temporary, target)
+    except BaseException:
+        with contextlib.suppress(FileNotFoundError):
+            os.remove(temporary)
+        raise
+
+
+def is_temporary(filename):
+    """Whether ``filename`` (a base name) is that of a file
+    :func:`replacing` is writing, not a finished one."""
+    return _TEMPORARY.match(filename) is not None
+
+
+def _create_beside(target):
+    """Create an empty, new file next to ``target`` and return its path."""
+    directory, name = os.path.split(target)
+    for _ in range(_ATTEMPTS):
+        candidate = os.path.join(
+            directory, f'.{name}.{secrets.token_hex(4)}.tmp')
+        try:
+            # Mode 0o666 lets the umask decide, as for a file open() creates.
+            os.close(os.open(
+                candidate, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o666))
+        except FileExistsError:
+            continue
+        return candidate
+    raise FileExistsError(
+        f'could not create a temporary file beside {target!r}')
