@@ -3,7 +3,7 @@ the conformance records, with cosmic-ray.
 
     python conformance/mutation.py functions/activation [functions/noise ...]
     python conformance/mutation.py functions/activation/elu.py
-    python conformance/mutation.py links/connection/linear.py
+    python conformance/mutation.py layers/connection/linear.py
 
 A target is a family directory or one file under
 ``packages/autograd/src/kusari/autograd/`` (the functions, checked by the
@@ -333,7 +333,7 @@ def main(argv=None):
     parser.add_argument('targets', nargs='+',
                         help='a family directory or a file under '
                              'kusari/autograd (functions/activation) or '
-                             'kusari/links (links/connection/linear.py)')
+                             'kusari/links (layers/connection/linear.py)')
     arguments = parser.parse_args(argv)
     # Terminated, restore the file being mutated (see mutate_file).
     signal.signal(signal.SIGTERM, lambda *_: sys.exit(1))
