@@ -3,10 +3,10 @@
 from kusari.training import optimizer_hooks  # NOQA
 from kusari.training import optimizers  # NOQA
 from kusari.training.optimizer import GradientMethod  # NOQA
-from kusari.training.optimizer import Hyperparameter  # NOQA
-from kusari.training.optimizer import HyperparameterProxy  # NOQA
+from kusari.training.update_rule import Hyperparameter  # NOQA
+from kusari.training.update_rule import HyperparameterProxy  # NOQA
 from kusari.training.optimizer import Optimizer  # NOQA
-from kusari.training.optimizer import UpdateRule  # NOQA
+from kusari.training.update_rule import UpdateRule  # NOQA
 from kusari.training import extensions  # NOQA
 from kusari.training import triggers  # NOQA
 from kusari.training import updaters  # NOQA

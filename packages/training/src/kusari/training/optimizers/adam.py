@@ -2,7 +2,7 @@
 import math
 import warnings
 
-from kusari.training import optimizer
+from kusari.training import optimizer, update_rule
 from kusari.training.optimizers import _elementwise, _formula
 
 _default_hyperparam = optimizer.Hyperparameter()
@@ -121,7 +121,7 @@ class AdamRule(_BiasCorrectedRate, _elementwise.Rule):
         of a resumed run depend on."""
         super().serialize(serializer)
         if self.hyperparam.adabound:
-            self.initial_alpha = optimizer._optional(
+            self.initial_alpha = update_rule._optional(
                 serializer, 'initial_alpha', self.initial_alpha)
 
 
