@@ -316,10 +316,11 @@ def _oracle_python(session, name):
 
 @nox.session
 def bench(session):
-    """Bench workloads: Kusari, Chainer 7.8.1 and PyTorch, interleaved.
+    """Bench workloads: Kusari, Chainer 7.8.1 and PyTorch, interleaved, at
+    1 thread and at the machine's core count; fails on a thread cliff.
 
     Arguments after ``--`` go to bench/compare.py (``--rounds``,
-    ``--workloads``, ``--quick``, ``--json``).
+    ``--workloads``, ``--threads``, ``--quick``, ``--json``).
     """
     _install(session, PACKAGES.values())
     session.run('python', 'bench/compare.py',

@@ -4,7 +4,10 @@ Each workload has one script written against the Chainer API (so that it
 times Kusari's drop-in and Chainer 7.8.1 alike) and a PyTorch twin.  A
 script times whole training steps over a few short rounds and prints one
 JSON line with the median throughput; ``--quick`` makes the rounds fewer
-and shorter, for a smoke run.
+and shorter, for a smoke run.  A script runs on the threads its
+environment allows: NumPy's BLAS and PyTorch read ``OMP_NUM_THREADS`` and
+``OPENBLAS_NUM_THREADS`` (compare.py sets them), and take every core where
+they are unset.
 """
 import argparse
 import itertools

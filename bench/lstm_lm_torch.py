@@ -1,4 +1,4 @@
-"""The workload of lstm_lm.py in PyTorch, on one thread: tokens/s.
+"""The workload of lstm_lm.py in PyTorch: tokens/s.
 
 L.LSTM is a cell that keeps its state, so the twin steps two LSTMCells
 and detaches their states after each segment.
@@ -38,7 +38,6 @@ class LanguageModel(nn.Module):
 
 def main():
     quick = parse_quick(__doc__.split('\n')[0])
-    torch.set_num_threads(1)
     model = LanguageModel()
     optimizer = torch.optim.SGD(model.parameters(), lr=0.01)
     stream = torch.from_numpy(token_stream()).long()

@@ -1,4 +1,4 @@
-"""The workload of mlp.py in PyTorch, on one thread: iterations/s."""
+"""The workload of mlp.py in PyTorch: iterations/s."""
 import torch
 import torch.nn.functional as F
 from torch import nn
@@ -9,7 +9,6 @@ from _workload import (MLP_BATCH, MLP_UNITS, classification_batch,
 
 def main():
     quick = parse_quick(__doc__.split('\n')[0])
-    torch.set_num_threads(1)
     model = nn.Sequential(
         nn.Linear(*MLP_UNITS[0:2]), nn.ReLU(),
         nn.Linear(*MLP_UNITS[1:3]), nn.ReLU(),

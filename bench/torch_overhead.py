@@ -1,4 +1,4 @@
-"""The workload of core_overhead.py in PyTorch, on one thread.
+"""The workload of core_overhead.py in PyTorch.
 
 Prints one JSON line (see _timing.py for the workload).
 """
@@ -15,7 +15,6 @@ def chain(x, w, b):
 
 
 def main():
-    torch.set_num_threads(1)
     params = [torch.tensor(a, requires_grad=True) for a in inputs()]
 
     def forward():

@@ -1,13 +1,13 @@
 """Linear, embed_id and shift: options and errors the records cannot
 express."""
-import importlib.util
+import sys
 
 import numpy
 import pytest
 
 from kusari.autograd import functions as F
 from kusari.autograd.function_node import grad
-from kusari.autograd.functions.connection import _geometry
+from kusari.autograd.functions.connection import _numpy_blas
 from kusari.autograd.variable import Variable
 
 
@@ -33,33 +33,62 @@ def test_linear_is_twice_differentiable():
     numpy.testing.assert_allclose(W.grad, expected)
 
 
+def _layouts(x):
+    """``x`` (2-D) four ways: no contiguous axis, Fortran order, rows apart
+    in memory, C order."""
+    padded = numpy.zeros((x.shape[0], x.shape[1] + 2), x.dtype)
+    padded[:, :x.shape[1]] = x
+    spread = numpy.zeros((x.shape[0] * 2, x.shape[1] * 2), x.dtype)[::2, ::2]
+    spread[...] = x
+    return [spread, numpy.asfortranarray(x), padded[:, :x.shape[1]], x]
+
+
 @pytest.mark.parametrize('dtype', [numpy.float16, numpy.float32,
                                    numpy.float64])
 @pytest.mark.parametrize('double_backprop', [False, True])
-def test_linear_used_at_every_step_sums_its_gradients(double_backprop,
-                                                      dtype, monkeypatch):
+@pytest.mark.parametrize('blas_found', [True, False])
+def test_linear_used_at_every_step_sums_its_gradients(
+        blas_found, double_backprop, dtype, monkeypatch):
     # After the first step, gy^T x is multiplied into the gradient the
-    # backward pass holds (float32/64 on NumPy); other contributions to W
-    # mix in, and the gradients of x and b are those of every step.
+    # backward pass holds (float32/64, by NumPy's BLAS: SciPy's, with a
+    # thread pool of its own, is not called, so here it cannot be
+    # imported); other contributions to W mix in, and the gradients of x
+    # and b are those of every step. The steps the pass reaches after the
+    # first (the last) get x and gy in the layouts BLAS is handed: no
+    # contiguous axis (copied), Fortran order, rows apart in memory.
+    # Where NumPy's BLAS is not found, each product is added by NumPy.
+    for name in ('scipy', 'scipy.linalg', 'scipy.linalg.blas'):
+        monkeypatch.setitem(sys.modules, name, None)
+    if not blas_found:
+        monkeypatch.setattr(_numpy_blas, '_gemms',
+                            dict.fromkeys(_numpy_blas._SCALARS))
     fused = []
 
     def gemm_add(*args):
         fused.append(real_gemm_add(*args))
         return fused[-1]
 
-    real_gemm_add = _geometry.gemm_add
-    monkeypatch.setattr(_geometry, 'gemm_add', gemm_add)
+    real_gemm_add = _numpy_blas.gemm_add
+    monkeypatch.setattr(_numpy_blas, 'gemm_add', gemm_add)
     rng = numpy.random.default_rng(2)
     W = Variable(rng.standard_normal((3, 4)).astype(dtype))
     b = Variable(rng.standard_normal(3).astype(dtype))
-    xs = [rng.standard_normal((5, 4)).astype(dtype) for _ in range(4)]
+    xs = _layouts(rng.standard_normal((5, 4)).astype(dtype))
     weights = rng.standard_normal((4, 5, 3)).astype(dtype)
     loss = F.sum(W * 10)
-    for x, weight in zip(xs, weights):
-        loss = loss + F.sum(F.linear(x, W, b) * weight)
+    for i, (x, weight) in enumerate(zip(xs, weights)):
+        y = F.linear(Variable(x), W, b)
+        if i == 1:  # gy in Fortran order: the transpose of a C-order one
+            term = F.transpose(y) * numpy.ascontiguousarray(weight.T)
+        elif i == 2:  # gy's rows apart: a slice of the padded y's
+            term = F.pad(y, ((0, 0), (0, 2)), 'constant') * \
+                numpy.pad(weight, ((0, 0), (0, 2)))
+        else:
+            term = y * weight
+        loss = loss + F.sum(term)
     loss.backward(enable_double_backprop=double_backprop)
     in_place = dtype != numpy.float16 and \
-        importlib.util.find_spec('scipy') is not None
+        _numpy_blas.gemm(numpy.dtype(dtype)) is not None
     # Three of the four steps find W's gradient held by the pass (none
     # while it records a graph for double backprop).
     assert fused == ([] if double_backprop else [in_place] * 3)

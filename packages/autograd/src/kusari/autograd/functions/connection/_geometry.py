@@ -71,27 +71,6 @@ def gemm(a, b):
     return xp.matmul(a, b)
 
 
-def gemm_add(c, a, b):
-    """``c += a^T b`` in place by one BLAS call (the product is added as
-    it is made: no temporary, no second pass over ``c``). Returns False,
-    ``c`` untouched, where it cannot: ``c`` not a C-contiguous float32 or
-    float64 NumPy array of ``a``'s and ``b``'s dtype, or no SciPy."""
-    if type(c) is not numpy.ndarray or not c.flags.c_contiguous or \
-            c.dtype not in (numpy.float32, numpy.float64) or \
-            a.dtype != c.dtype or b.dtype != c.dtype:
-        return False
-    if 0 in (c.size, a.size, b.size):  # a^T b is zero or empty
-        return True
-    try:
-        from scipy.linalg import blas
-    except ImportError:
-        return False
-    # In Fortran order c is c^T, which gets b^T a: no operand is copied.
-    blas.get_blas_funcs('gemm', (c,))(1.0, b.T, a.T, beta=1.0, c=c.T,
-                                      trans_b=1, overwrite_c=1)
-    return True
-
-
 def batch_last(rows, patch, out_channels):
     """Whether a (de)convolution lays its patches out with the batch axis
     last (see :func:`kusari.autograd.utils.conv.im2col`).

@@ -5,6 +5,7 @@ from kusari.autograd import accumulation
 from kusari.autograd import function_node
 from kusari.autograd.functions.array.reshape import reshape
 from kusari.autograd.functions.connection import _geometry
+from kusari.autograd.functions.connection import _numpy_blas
 from kusari.autograd.functions.math import _mixed_dtypes
 from kusari.autograd.functions.math.matmul import matmul
 from kusari.autograd.functions.math.sum import sum as _sum
@@ -64,16 +65,16 @@ class LinearFunction(function_node.FunctionNode):
                             grad_inputs):
         """:meth:`backward` added to the pass's gradients so far. Where the
         pass alone holds W's gradient (a weight used at every step of a
-        sequence), gy^T x is multiplied into it in place by one BLAS call;
-        the pass is handed W's first gradient for that."""
+        sequence), gy^T x is multiplied into it in place by one call of
+        NumPy's BLAS; the pass is handed W's first gradient for that."""
         w_node = self.inputs[1]
         fused = False
         if 1 in target_input_indexes:
             gW = grad_inputs[target_input_indexes.index(1)]
             if gW is not None and accumulation.private(gW, w_node):
                 x = self.get_retained_inputs()[0]
-                fused = _geometry.gemm_add(gW.array, grad_outputs[0].array,
-                                           x.array)
+                fused = _numpy_blas.gemm_add(
+                    gW.array, grad_outputs[0].array, x.array)
         computed = iter(self.backward(
             [i for i in target_input_indexes if not (fused and i == 1)],
             grad_outputs))

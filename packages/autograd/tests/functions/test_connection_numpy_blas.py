@@ -1,0 +1,94 @@
+"""``c += a^T b`` by NumPy's own BLAS (Linear's reused-weight gradient)."""
+import numpy
+import pytest
+
+from kusari.autograd.functions.connection import _numpy_blas
+
+DTYPES = [numpy.float32, numpy.float64]
+
+
+def _layouts(x):
+    """``x`` as the same values in each layout BLAS may be handed: C and
+    Fortran order, rows apart in memory, and no contiguous axis (copied)."""
+    rows, columns = x.shape
+    padded = numpy.zeros((rows, columns + 3), x.dtype)
+    padded[:, :columns] = x
+    padded_columns = numpy.zeros((columns, rows + 3), x.dtype)
+    padded_columns[:, :rows] = x.T
+    spread = numpy.zeros((2 * rows, 2 * columns), x.dtype)[::2, ::2]
+    spread[...] = x
+    return {'c': x, 'fortran': numpy.asfortranarray(x),
+            'row_strided': padded[:, :columns],
+            'column_strided': padded_columns[:, :rows].T,
+            'no_contiguous_axis': spread}
+
+
+def _wheel_blas():
+    blas = numpy.show_config(mode='dicts')['Build Dependencies']['blas']
+    return blas['name'].startswith('scipy-openblas')
+
+
+def test_numpy_wheels_gemm_is_found():
+    # NumPy's wheels bring scipy-openblas: its gemm must be called, or
+    # the reused-weight gradient takes a second pass (or a second BLAS).
+    if not _wheel_blas():
+        pytest.skip('NumPy is not built on scipy-openblas')
+    for dtype in DTYPES:
+        assert _numpy_blas.gemm(numpy.dtype(dtype)) is not None
+
+
+@pytest.mark.parametrize('dtype', DTYPES)
+@pytest.mark.parametrize('k, m, n', [(5, 4, 3), (1, 7, 2), (6, 1, 1),
+                                     (3, 2, 9)])
+@pytest.mark.parametrize('a_layout', ['c', 'fortran', 'row_strided',
+                                      'column_strided', 'no_contiguous_axis'])
+@pytest.mark.parametrize('b_layout', ['c', 'fortran', 'no_contiguous_axis'])
+def test_gemm_add_adds_the_product_in_place(dtype, k, m, n, a_layout,
+                                            b_layout):
+    if _numpy_blas.gemm(numpy.dtype(dtype)) is None:
+        pytest.skip("NumPy's BLAS gemm is not found here")
+    rng = numpy.random.default_rng(0)
+    a = rng.standard_normal((k, m)).astype(dtype)
+    b = rng.standard_normal((k, n)).astype(dtype)
+    c = rng.standard_normal((m, n)).astype(dtype)
+    expected = c + a.T @ b
+    a_seen = _layouts(a)[a_layout]
+    b_seen = _layouts(b)[b_layout]
+    data = c.ctypes.data
+    assert _numpy_blas.gemm_add(c, a_seen, b_seen) is True
+    assert c.ctypes.data == data
+    tolerance = 1e-5 if dtype == numpy.float32 else 1e-12
+    numpy.testing.assert_allclose(c, expected, rtol=tolerance,
+                                  atol=tolerance)
+    # The operands are read, never written.
+    numpy.testing.assert_array_equal(a_seen, a)
+    numpy.testing.assert_array_equal(b_seen, b)
+
+
+def test_gemm_add_of_empty_operands():
+    c = numpy.ones((3, 2), numpy.float32)
+    assert _numpy_blas.gemm_add(c, numpy.zeros((0, 3), numpy.float32),
+                                numpy.zeros((0, 2), numpy.float32)) is True
+    numpy.testing.assert_array_equal(c, 1)
+
+
+@pytest.mark.parametrize('case', ['float16', 'mixed', 'c_fortran',
+                                  'c_is_b', 'c_view_of_a'])
+def test_gemm_add_refuses_and_leaves_c_alone(case):
+    dtype = numpy.float16 if case == 'float16' else numpy.float32
+    a = numpy.ones((2, 3), dtype)
+    b = numpy.ones((2, 3), numpy.float64 if case == 'mixed' else dtype)
+    c = numpy.ones((3, 3), dtype)
+    if case == 'c_fortran':
+        c = numpy.asfortranarray(numpy.ones((3, 4), dtype))[:, :3]
+    elif case == 'c_is_b':
+        b = numpy.ones((3, 3), dtype)
+        a = numpy.ones((3, 3), dtype)
+        c = b
+    elif case == 'c_view_of_a':
+        a = numpy.ones((3, 3), dtype)
+        c = a[:, :]
+        b = numpy.ones((3, 3), dtype)
+    before = c.copy()
+    assert _numpy_blas.gemm_add(c, a, b) is False
+    numpy.testing.assert_array_equal(c, before)
