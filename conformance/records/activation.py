@@ -6,6 +6,7 @@ from harness.record import FLOAT16
 from harness.record import record
 from harness.record import sample
 from harness.strategies import floats
+from harness.strategies import large_floats
 from harness.strategies import shapes
 from kusari.array import configuration
 from kusari.autograd import functions as F
@@ -63,6 +64,27 @@ record('tanh', F.tanh, reference=numpy.tanh,
 record('softplus', F.softplus,
        reference=lambda x, beta=1.0: numpy.logaddexp(0, beta * x) / beta,
        inputs=_with_option('beta', [1.0, 2.0, 0.5, -1.0]))
+
+# Magnitudes 10 to 30, where exp(x) overflows float16 (and exp(-x)
+# underflows): a formula that computes it fails there.
+record('sigmoid:large', F.sigmoid, reference=_sigmoid,
+       inputs=(large_floats(),))
+record('tanh:large', F.tanh, reference=numpy.tanh, inputs=(large_floats(),))
+
+
+def _softplus_reference(x, beta=1.0):
+    return numpy.logaddexp(0, beta * x) / beta
+
+
+@st.composite
+def _large_softplus_sample(draw):
+    x = draw(large_floats())
+    beta = draw(st.sampled_from([1.0, 2.0, -1.0, None]))
+    return sample(x) if beta is None else sample(x, beta=beta)
+
+
+record('softplus:large', F.softplus, reference=_softplus_reference,
+       inputs=_large_softplus_sample())
 
 
 def _rrelu_test_mode(x):
@@ -122,6 +144,24 @@ record('softmax', F.softmax, reference=_softmax_reference,
        inputs=_axis_sample(), tolerances=_LOOSE_FLOAT16)
 record('log_softmax', F.log_softmax, reference=_log_softmax_reference,
        inputs=_axis_sample(), tolerances=_LOOSE_FLOAT16)
+
+
+
+@st.composite
+def _large_axis_sample(draw):
+    x = draw(large_floats(shape=shapes(min_dims=1)))
+    return sample(x, axis=draw(_axis_of(x.ndim)))
+
+
+# Values of magnitude 10 to 30: the exponentials overflow float16 unless
+# the maximum is subtracted first. float16 holds such values to 1.6e-2,
+# and its softmax outputs round to 1e-3 of their value.
+_LARGE_FLOAT16 = {FLOAT16: {'forward': {'atol': 3e-3, 'rtol': 2e-2}}}
+record('softmax:large', F.softmax, reference=_softmax_reference,
+       inputs=_large_axis_sample(), tolerances=_LARGE_FLOAT16)
+record('log_softmax:large', F.log_softmax,
+       reference=_log_softmax_reference, inputs=_large_axis_sample(),
+       tolerances=_LARGE_FLOAT16)
 record('crelu', F.crelu,
        reference=lambda x, axis: numpy.concatenate(
            (numpy.maximum(x, 0), numpy.maximum(-x, 0)), axis),

@@ -9,6 +9,7 @@ from harness.record import FLOAT16
 from harness.record import record
 from harness.record import sample
 from harness.strategies import floats
+from harness.strategies import large_floats
 from harness.strategies import shapes
 from kusari.autograd import functions as F
 
@@ -119,8 +120,8 @@ def _labels(draw, shape, n_class, ignore=True):
 
 
 @st.composite
-def _sigmoid_ce_sample(draw):
-    x = draw(floats(shape=shapes(min_dims=1, max_dims=3)))
+def _sigmoid_ce_sample(draw, values=floats):
+    x = draw(values(shape=shapes(min_dims=1, max_dims=3)))
     t = _labels(draw, x.shape, 2)
     return sample(x, t, normalize=draw(st.booleans()),
                   reduce=draw(st.sampled_from(['mean', 'no'])))
@@ -138,25 +139,42 @@ def _sigmoid_ce_reference(x, t, normalize, reduce):
 record('sigmoid_cross_entropy', F.sigmoid_cross_entropy,
        reference=_sigmoid_ce_reference, inputs=_sigmoid_ce_sample(),
        no_grads=(False, True), tolerances=_LOOSE_FLOAT16)
+# Scores of magnitude 10 to 30, where exp(x) overflows float16: the loss
+# (up to 30 an element) then holds 2 to 3 significant digits in float16.
+record('sigmoid_cross_entropy:large', F.sigmoid_cross_entropy,
+       reference=_sigmoid_ce_reference,
+       inputs=_sigmoid_ce_sample(large_floats), no_grads=(False, True),
+       tolerances=_LOOSE_FLOAT16)
 
 
 @st.composite
-def _softmax_ce_sample(draw):
+def _softmax_ce_sample(draw, values=floats):
+    """Labels with ``ignore_label`` among them: its default -1, or given
+    as -1, a class (whose examples then count for nothing) or one past
+    the classes."""
     n_class = draw(st.integers(1, 4))
     n, *rest = draw(shapes(min_dims=1, max_dims=2))
-    x = draw(floats(shape=(n, n_class, *rest)))
+    x = draw(values(shape=(n, n_class, *rest)))
     t = _labels(draw, (n, *rest), n_class)
+    kwargs = {}
+    ignore_label = draw(st.sampled_from([None, -1, 0, n_class]))
+    if ignore_label is not None:
+        t[t == -1] = ignore_label
+        kwargs['ignore_label'] = ignore_label
     weight = draw(st.none() | floats(shape=(n_class,), low=0.5))
     return sample(x, t, normalize=draw(st.booleans()),
                   cache_score=draw(st.booleans()), class_weight=weight,
-                  reduce=draw(st.sampled_from(['mean', 'no'])))
+                  reduce=draw(st.sampled_from(['mean', 'no'])),
+                  enable_double_backprop=draw(st.booleans()), **kwargs)
 
 
 def softmax_ce_reference(x, t, normalize=True, cache_score=True,
-                         class_weight=None, reduce='mean'):
-    """Softmax cross entropy of integer labels, ignoring -1."""
+                         class_weight=None, reduce='mean', ignore_label=-1,
+                         enable_double_backprop=False):
+    """Softmax cross entropy of integer labels, ignoring
+    ``ignore_label``."""
     t = t.astype(int)  # the checks give the reference float64 copies
-    kept = t != -1
+    kept = t != ignore_label
     safe = numpy.where(kept, t, 0)
     log_y = numpy.take_along_axis(_log_softmax(x), safe[:, None], axis=1)
     weight = 1.0 if class_weight is None else class_weight[safe]
@@ -177,6 +195,13 @@ def _call_with_weight(x, t, class_weight, **kwargs):
 record('softmax_cross_entropy', _call_with_weight,
        reference=softmax_ce_reference, inputs=_softmax_ce_sample(),
        no_grads=(False, True), tolerances=_LOOSE_FLOAT16)
+# Scores of magnitude 10 to 30: the exponentials overflow float16 unless
+# the maximum is subtracted first (the loss, up to 60 an example, then
+# holds 2 to 3 significant digits in float16).
+record('softmax_cross_entropy:large', _call_with_weight,
+       reference=softmax_ce_reference,
+       inputs=_softmax_ce_sample(large_floats), no_grads=(False, True),
+       tolerances=_LOOSE_FLOAT16)
 
 
 @st.composite
