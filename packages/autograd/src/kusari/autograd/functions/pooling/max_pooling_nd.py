@@ -49,7 +49,7 @@ class MaxPoolingND(function_node.FunctionNode):
         view = self._patches(x)
         xp = backend.get_array_module(view)
         col = xp.ascontiguousarray(view).reshape(
-            x.shape[: 3] + (self.window.size,) + view.shape[-self.window.ndim:])
+            x.shape[:2] + (self.window.size,) + view.shape[-self.window.ndim:])
         self.indexes = col.argmax(axis=2)
         return col.max(axis=2),
 
