@@ -159,7 +159,7 @@ def _max_sample(draw, nd, ksizes=None):
     cover_all = draw(st.booleans())
     ksize = None if ksizes is None else draw(ksizes)
     dims, ksize, stride, pad = draw(_pool_geometry(nd, cover_all, ksize))
-    channels = 1 if ksizes else draw(st.integers(1, 2))
+    channels = 1 if ksizes is not None else draw(st.integers(1, 2))
     x = _distinct(draw, (_batch(draw), channels) + dims)
     return sample(x, **_leave_out_defaults(draw, dict(
         ksize=ksize, stride=stride, pad=pad, cover_all=cover_all)))
