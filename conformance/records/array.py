@@ -424,6 +424,10 @@ def _pad_sample(draw):
     mode = draw(st.sampled_from(modes if x.size else ['constant']))
     pad_width = tuple((draw(st.integers(0, 2)), draw(st.integers(0, 2)))
                       for _ in range(x.ndim))
+    # The short forms: one int for every side, one (before, after) pair
+    # for every axis.
+    pad_width = draw(st.sampled_from([
+        pad_width, pad_width[0][0], (pad_width[0][0],), pad_width[:1]]))
     keywords = {}
     if mode == 'constant':
         keywords['constant_values'] = draw(st.sampled_from([0, 1.5]))
