@@ -474,28 +474,48 @@ record('argmax_crf1d', lambda cost, *xs: F.argmax_crf1d(cost, xs)[0],
 
 @st.composite
 def _ctc_sample(draw):
+    """Labels of symbols other than the blank (0 or the last symbol);
+    input and label lengths left out or given, the input lengths long
+    enough for an alignment to exist."""
     n_batch = draw(st.integers(1, 2))
     n_vocab = draw(st.integers(2, 4))
     n_label = draw(st.integers(1, 2))
     n_time = draw(st.integers(2 * n_label + 1, 2 * n_label + 3))
+    blank = draw(st.sampled_from([0, n_vocab - 1]))
+    symbols = [s for s in range(n_vocab) if s != blank]
     xs = [draw(floats(shape=(n_batch, n_vocab))) for _ in range(n_time)]
     t = numpy.asarray(draw(st.lists(
-        st.integers(1, n_vocab - 1), min_size=n_batch * n_label,
+        st.sampled_from(symbols), min_size=n_batch * n_label,
         max_size=n_batch * n_label)), numpy.int32).reshape(n_batch, n_label)
-    return sample(*xs, t=t, reduce=draw(st.sampled_from(['mean', 'no'])))
+    kwargs = dict(t=t, blank_symbol=blank,
+                  reduce=draw(st.sampled_from(['mean', 'no'])))
+    label_length = numpy.full(n_batch, n_label, numpy.int32)
+    if draw(st.booleans()):
+        label_length = numpy.asarray(draw(st.lists(
+            st.integers(0, n_label), min_size=n_batch, max_size=n_batch)),
+            numpy.int32)
+        kwargs['label_length'] = label_length
+    if draw(st.booleans()):
+        kwargs['input_length'] = numpy.asarray(
+            [draw(st.integers(2 * length + 1, n_time))
+             for length in label_length], numpy.int32)
+    return sample(*xs, **kwargs)
 
 
-def ctc_reference(*xs, t, reduce='mean', blank=0):
+def ctc_reference(*xs, t, reduce='mean', blank_symbol=0, input_length=None,
+                  label_length=None):
     """-log p(t | x) by enumerating every alignment (tiny inputs only)."""
     log_y = numpy.stack([_log_softmax(x) for x in xs])
     n_time, n_batch, n_vocab = log_y.shape
     losses = []
     for b in range(n_batch):
-        target = list(t[b])
+        length = n_time if input_length is None else int(input_length[b])
+        target = [int(s) for s in t[b]][
+            :None if label_length is None else int(label_length[b])]
         total = []
-        for path in itertools.product(range(n_vocab), repeat=n_time):
+        for path in itertools.product(range(n_vocab), repeat=length):
             merged = [s for i, s in enumerate(path)
-                      if s != blank and (i == 0 or s != path[i - 1])]
+                      if s != blank_symbol and (i == 0 or s != path[i - 1])]
             if merged == target:
                 total.append(sum(log_y[i, b, s] for i, s in enumerate(path)))
         losses.append(-numpy.logaddexp.reduce(total))
@@ -503,9 +523,12 @@ def ctc_reference(*xs, t, reduce='mean', blank=0):
     return losses if reduce == 'no' else losses.mean()
 
 
-record('connectionist_temporal_classification',
-       lambda *xs, t, reduce: F.connectionist_temporal_classification(
-           list(xs), t, 0, reduce=reduce),
+def _ctc(*xs, t, blank_symbol, **kwargs):
+    return F.connectionist_temporal_classification(list(xs), t,
+                                                   blank_symbol, **kwargs)
+
+
+record('connectionist_temporal_classification', _ctc,
        reference=ctc_reference, inputs=_ctc_sample(),
        tolerances=_LOOSE_FLOAT16, double_backprop=False, zero_size=False,
        reason='as in Chainer the gradient is computed on arrays, so it is '
