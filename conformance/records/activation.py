@@ -53,10 +53,22 @@ record('elu', F.elu,
        reference=lambda x, alpha=1.0: numpy.where(
            x > 0, x, alpha * numpy.expm1(numpy.minimum(x, 0))),
        inputs=_with_option('alpha', [1.0, 0.5, -0.5], away_from=[0.0]))
+
+
+@st.composite
+def _selu_sample(draw):
+    """alpha and scale left to their defaults or given."""
+    x = draw(floats(away_from=[0.0]))
+    kwargs = draw(st.sampled_from([{}, {'alpha': 0.5, 'scale': 2.0},
+                                   {'scale': 0.5}]))
+    return sample(x, **kwargs)
+
+
 record('selu', F.selu,
-       reference=lambda x: 1.0507009873554805 * numpy.where(
-           x > 0, x, 1.6732632423543772 * numpy.expm1(numpy.minimum(x, 0))),
-       inputs=(floats(away_from=[0.0]),))
+       reference=lambda x, alpha=1.6732632423543772,
+       scale=1.0507009873554805: scale * numpy.where(
+           x > 0, x, alpha * numpy.expm1(numpy.minimum(x, 0))),
+       inputs=_selu_sample())
 record('sigmoid', F.sigmoid, reference=_sigmoid,
        inputs=(floats(low=-4.0, high=4.0),))
 record('tanh', F.tanh, reference=numpy.tanh,
@@ -87,9 +99,18 @@ record('softplus:large', F.softplus, reference=_softplus_reference,
        inputs=_large_softplus_sample())
 
 
-def _rrelu_test_mode(x):
+def _rrelu_test_mode(x, **bounds):
     with configuration.using_config('train', False):
-        return F.rrelu(x)
+        return F.rrelu(x, **bounds)
+
+
+@st.composite
+def _rrelu_bounds_sample(draw):
+    """In test mode the slope is (l + u) / 2: the bounds left to their
+    defaults or given."""
+    x = draw(floats(away_from=[0.0]))
+    return sample(x, **draw(st.sampled_from(
+        [{}, {'l': 0.25, 'u': 0.5}, {'l': 0.0, 'u': 0.125}])))
 
 
 def _rrelu_given_slopes(x, r):
@@ -103,8 +124,9 @@ def _rrelu_sample(draw):
 
 
 record('rrelu', _rrelu_test_mode,
-       reference=lambda x: numpy.where(x >= 0, x, x * (1 / 8 + 1 / 3) / 2),
-       inputs=(floats(away_from=[0.0]),))
+       reference=lambda x, l=1 / 8, u=1 / 3: numpy.where(
+           x >= 0, x, x * (l + u) / 2),
+       inputs=_rrelu_bounds_sample())
 record('rrelu:given_r', _rrelu_given_slopes,
        # r is cast to the dtype under test by the function call.
        reference=lambda x, r: numpy.where(
