@@ -202,11 +202,12 @@ def _split_sample(draw):
     indices = sorted(draw(st.lists(st.integers(0, side), max_size=3)))
     return sample(x, axis=axis,
                   indices_or_sections=draw(st.sampled_from(
-                      [sections, indices])))
+                      [sections, indices])),
+                  force_tuple=draw(st.booleans()))
 
 
 record('split_axis', F.split_axis,
-       reference=lambda x, indices_or_sections, axis: tuple(
+       reference=lambda x, indices_or_sections, axis, force_tuple: tuple(
            numpy.split(x, indices_or_sections, axis)),
        inputs=_split_sample())
 
