@@ -124,8 +124,9 @@ def _rrelu_sample(draw):
 
 
 record('rrelu', _rrelu_test_mode,
-       reference=lambda x, l=1 / 8, u=1 / 3: numpy.where(
-           x >= 0, x, x * (l + u) / 2),
+       reference=lambda x, **bounds: numpy.where(
+           x >= 0, x, x * (bounds.get('l', 1 / 8) + bounds.get('u', 1 / 3))
+           / 2),
        inputs=_rrelu_bounds_sample())
 record('rrelu:given_r', _rrelu_given_slopes,
        # r is cast to the dtype under test by the function call.
