@@ -542,10 +542,14 @@ def _discriminative_sample(draw):
                                 max_side=3))
     embeddings = _spread(draw(floats(shape=(n_batch, n_cluster, h, w))))
     labels = _labels(draw, (n_batch, h, w), n_cluster + 1, ignore=False)
-    return sample(embeddings, labels=labels, max_embedding_dim=n_cluster)
+    weights = draw(st.sampled_from(
+        [{}, {'alpha': 0.5, 'beta': 2.0, 'gamma': 0.1}, {'gamma': 1.0}]))
+    return sample(embeddings, labels=labels, max_embedding_dim=n_cluster,
+                  **weights)
 
 
-def _discriminative_reference(embeddings, labels, max_embedding_dim):
+def _discriminative_reference(embeddings, labels, max_embedding_dim,
+                              alpha=1.0, beta=1.0, gamma=0.001):
     """The three terms, one instance and one image at a time."""
     n_batch = len(embeddings)
     k = max_embedding_dim
@@ -571,13 +575,14 @@ def _discriminative_reference(embeddings, labels, max_embedding_dim):
     distance /= max(k * (k - 1) // 2 * n_batch, 1)
     regularization = sum(numpy.sqrt((means[c] ** 2).sum()) for c in
                          range(k)) / (k * n_batch)
-    return variance.sum() / k, distance, 0.001 * regularization
+    return (alpha * variance.sum() / k, beta * distance,
+            gamma * regularization)
 
 
 record('discriminative_margin_based_clustering_loss',
-       lambda e, labels, max_embedding_dim:
+       lambda e, labels, max_embedding_dim, **weights:
        F.discriminative_margin_based_clustering_loss(
-           e, labels, 0.5, 1.5, max_embedding_dim, norm=2),
+           e, labels, 0.5, 1.5, max_embedding_dim, norm=2, **weights),
        reference=_discriminative_reference, inputs=_discriminative_sample(),
        tolerances=_LOOSE_FLOAT16, zero_size=False,
        reason='the embeddings need one channel per instance')
