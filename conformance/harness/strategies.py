@@ -183,3 +183,13 @@ def some_broadcast_floats(least, most):
     broadcastable shapes (for functions of any number of inputs)."""
     return st.integers(least, most).flatmap(
         lambda n: broadcast_floats(*[{}] * n))
+
+
+@st.composite
+def large_floats(draw, shape=None, least=10.0, most=30.0):
+    """Float arrays of magnitudes in ``[least, most]``, of either sign:
+    where a naive formula (``exp(x)`` in float16 overflows above 11)
+    breaks, a function computed with care still gives its values."""
+    magnitude = draw(floats(shape=shape, low=least, high=most))
+    signs = draw(hnp.arrays(numpy.bool_, magnitude.shape))
+    return numpy.where(signs, -magnitude, magnitude)

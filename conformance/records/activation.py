@@ -6,6 +6,7 @@ from harness.record import FLOAT16
 from harness.record import record
 from harness.record import sample
 from harness.strategies import floats
+from harness.strategies import large_floats
 from harness.strategies import shapes
 from kusari.array import configuration
 from kusari.autograd import functions as F
@@ -52,10 +53,22 @@ record('elu', F.elu,
        reference=lambda x, alpha=1.0: numpy.where(
            x > 0, x, alpha * numpy.expm1(numpy.minimum(x, 0))),
        inputs=_with_option('alpha', [1.0, 0.5, -0.5], away_from=[0.0]))
+
+
+@st.composite
+def _selu_sample(draw):
+    """alpha and scale left to their defaults or given."""
+    x = draw(floats(away_from=[0.0]))
+    kwargs = draw(st.sampled_from([{}, {'alpha': 0.5, 'scale': 2.0},
+                                   {'scale': 0.5}]))
+    return sample(x, **kwargs)
+
+
 record('selu', F.selu,
-       reference=lambda x: 1.0507009873554805 * numpy.where(
-           x > 0, x, 1.6732632423543772 * numpy.expm1(numpy.minimum(x, 0))),
-       inputs=(floats(away_from=[0.0]),))
+       reference=lambda x, alpha=1.6732632423543772,
+       scale=1.0507009873554805: scale * numpy.where(
+           x > 0, x, alpha * numpy.expm1(numpy.minimum(x, 0))),
+       inputs=_selu_sample())
 record('sigmoid', F.sigmoid, reference=_sigmoid,
        inputs=(floats(low=-4.0, high=4.0),))
 record('tanh', F.tanh, reference=numpy.tanh,
@@ -64,10 +77,40 @@ record('softplus', F.softplus,
        reference=lambda x, beta=1.0: numpy.logaddexp(0, beta * x) / beta,
        inputs=_with_option('beta', [1.0, 2.0, 0.5, -1.0]))
 
+# Magnitudes 10 to 30, where exp(x) overflows float16 (and exp(-x)
+# underflows): a formula that computes it fails there.
+record('sigmoid:large', F.sigmoid, reference=_sigmoid,
+       inputs=(large_floats(),))
+record('tanh:large', F.tanh, reference=numpy.tanh, inputs=(large_floats(),))
 
-def _rrelu_test_mode(x):
+
+def _softplus_reference(x, beta=1.0):
+    return numpy.logaddexp(0, beta * x) / beta
+
+
+@st.composite
+def _large_softplus_sample(draw):
+    x = draw(large_floats())
+    beta = draw(st.sampled_from([1.0, 2.0, -1.0, None]))
+    return sample(x) if beta is None else sample(x, beta=beta)
+
+
+record('softplus:large', F.softplus, reference=_softplus_reference,
+       inputs=_large_softplus_sample())
+
+
+def _rrelu_test_mode(x, **bounds):
     with configuration.using_config('train', False):
-        return F.rrelu(x)
+        return F.rrelu(x, **bounds)
+
+
+@st.composite
+def _rrelu_bounds_sample(draw):
+    """In test mode the slope is (l + u) / 2: the bounds left to their
+    defaults or given."""
+    x = draw(floats(away_from=[0.0]))
+    return sample(x, **draw(st.sampled_from(
+        [{}, {'l': 0.25, 'u': 0.5}, {'l': 0.0, 'u': 0.125}])))
 
 
 def _rrelu_given_slopes(x, r):
@@ -81,8 +124,10 @@ def _rrelu_sample(draw):
 
 
 record('rrelu', _rrelu_test_mode,
-       reference=lambda x: numpy.where(x >= 0, x, x * (1 / 8 + 1 / 3) / 2),
-       inputs=(floats(away_from=[0.0]),))
+       reference=lambda x, **bounds: numpy.where(
+           x >= 0, x, x * (bounds.get('l', 1 / 8) + bounds.get('u', 1 / 3))
+           / 2),
+       inputs=_rrelu_bounds_sample())
 record('rrelu:given_r', _rrelu_given_slopes,
        # r is cast to the dtype under test by the function call.
        reference=lambda x, r: numpy.where(
@@ -122,6 +167,24 @@ record('softmax', F.softmax, reference=_softmax_reference,
        inputs=_axis_sample(), tolerances=_LOOSE_FLOAT16)
 record('log_softmax', F.log_softmax, reference=_log_softmax_reference,
        inputs=_axis_sample(), tolerances=_LOOSE_FLOAT16)
+
+
+
+@st.composite
+def _large_axis_sample(draw):
+    x = draw(large_floats(shape=shapes(min_dims=1)))
+    return sample(x, axis=draw(_axis_of(x.ndim)))
+
+
+# Values of magnitude 10 to 30: the exponentials overflow float16 unless
+# the maximum is subtracted first. float16 holds such values to 1.6e-2,
+# and its softmax outputs round to 1e-3 of their value.
+_LARGE_FLOAT16 = {FLOAT16: {'forward': {'atol': 3e-3, 'rtol': 2e-2}}}
+record('softmax:large', F.softmax, reference=_softmax_reference,
+       inputs=_large_axis_sample(), tolerances=_LARGE_FLOAT16)
+record('log_softmax:large', F.log_softmax,
+       reference=_log_softmax_reference, inputs=_large_axis_sample(),
+       tolerances=_LARGE_FLOAT16)
 record('crelu', F.crelu,
        reference=lambda x, axis: numpy.concatenate(
            (numpy.maximum(x, 0), numpy.maximum(-x, 0)), axis),

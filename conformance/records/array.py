@@ -202,11 +202,12 @@ def _split_sample(draw):
     indices = sorted(draw(st.lists(st.integers(0, side), max_size=3)))
     return sample(x, axis=axis,
                   indices_or_sections=draw(st.sampled_from(
-                      [sections, indices])))
+                      [sections, indices])),
+                  force_tuple=draw(st.booleans()))
 
 
 record('split_axis', F.split_axis,
-       reference=lambda x, indices_or_sections, axis: tuple(
+       reference=lambda x, indices_or_sections, axis, force_tuple: tuple(
            numpy.split(x, indices_or_sections, axis)),
        inputs=_split_sample())
 
@@ -424,6 +425,10 @@ def _pad_sample(draw):
     mode = draw(st.sampled_from(modes if x.size else ['constant']))
     pad_width = tuple((draw(st.integers(0, 2)), draw(st.integers(0, 2)))
                       for _ in range(x.ndim))
+    # The short forms: one int for every side, one (before, after) pair
+    # for every axis.
+    pad_width = draw(st.sampled_from([
+        pad_width, pad_width[0][0], (pad_width[0][0],), pad_width[:1]]))
     keywords = {}
     if mode == 'constant':
         keywords['constant_values'] = draw(st.sampled_from([0, 1.5]))

@@ -91,8 +91,21 @@ def deconv_reference(x, W, b=None, stride=1, pad=0, outsize=None,
     return y
 
 
+# Output rows of at least this length take the (de)convolutions' usual
+# patch layout whatever the patch size; shorter ones may take the
+# batch-last one (connection/_geometry.py: batch_last).
+_LONG_ROWS = 16
+
+
+def _optional_bias(draw, arrays, b):
+    """``arrays`` with the bias ``b`` appended, or left out (None)."""
+    return arrays + (b,) if draw(st.booleans()) else arrays
+
+
 @st.composite
-def _conv_sample(draw, nd, grouped=True):
+def _conv_sample(draw, nd, grouped=True, long_rows=False):
+    """Convolution inputs and options; ``long_rows``: output rows of
+    ``_LONG_ROWS`` or more (stride 1 along them)."""
     groups = draw(st.integers(1, 2)) if grouped else 1
     ksize = tuple(draw(st.integers(1, 3)) for _ in range(nd))
     stride = tuple(draw(st.integers(1, 2)) for _ in range(nd))
@@ -101,20 +114,26 @@ def _conv_sample(draw, nd, grouped=True):
     cover_all = draw(st.booleans())
     dims = tuple((k - 1) * d + 1 + draw(st.integers(0, 2))
                  for k, d in zip(ksize, dilate))
+    if long_rows:
+        stride = stride[:-1] + (1,)
+        dims = dims[:-1] + (dims[-1] + _LONG_ROWS,)
     n = _batch(draw)
     c = groups * draw(st.integers(1, 2))
     out_c = groups * draw(st.integers(1, 2))
     x = draw(floats(shape=(n, c) + dims, low=-1, high=1))
     W = draw(floats(shape=(out_c, c // groups) + ksize, low=-1, high=1))
     b = draw(floats(shape=(out_c,), low=-1, high=1))
-    return sample(x, W, b, stride=stride, pad=pad, cover_all=cover_all,
-                  dilate=dilate, groups=groups)
+    return sample(*_optional_bias(draw, (x, W), b), stride=stride, pad=pad,
+                  cover_all=cover_all, dilate=dilate, groups=groups)
 
 
 for _nd, _name in ((1, 'convolution_1d'), (2, 'convolution_2d'),
                    (3, 'convolution_nd')):
     record(_name, getattr(F, _name), reference=conv_reference,
            inputs=_conv_sample(_nd), tolerances=_LOOSE_FLOAT16)
+record('convolution_2d:long_rows', F.convolution_2d,
+       reference=conv_reference, inputs=_conv_sample(2, long_rows=True),
+       tolerances=_LOOSE_FLOAT16)
 
 
 def _with_options(func, **fixed):
@@ -144,7 +163,9 @@ record('dilated_convolution_2d', F.dilated_convolution_2d,
 
 
 @st.composite
-def _deconv_sample(draw, nd):
+def _deconv_sample(draw, nd, long_rows=False):
+    """Deconvolution inputs and options; ``long_rows``: input rows (the
+    patch rows of the deconvolution) of ``_LONG_ROWS`` or more."""
     groups = draw(st.integers(1, 2))
     ksize = tuple(draw(st.integers(1, 3)) for _ in range(nd))
     stride = tuple(draw(st.integers(1, 2)) for _ in range(nd))
@@ -152,6 +173,8 @@ def _deconv_sample(draw, nd):
     pad = tuple(min(draw(st.integers(0, 1)), (k - 1) * d // 2)
                 for k, d in zip(ksize, dilate))
     dims = tuple(draw(st.integers(1, 3)) for _ in range(nd))
+    if long_rows:
+        dims = dims[:-1] + (dims[-1] + _LONG_ROWS - 1,)
     n = _batch(draw)
     c = groups * draw(st.integers(1, 2))
     out_per_group = draw(st.integers(1, 2))
@@ -166,13 +189,16 @@ def _deconv_sample(draw, nd):
             s * (size - 1) + (k - 1) * d + 1 - 2 * p
             + draw(st.integers(0, s - 1))
             for size, k, s, p, d in zip(dims, ksize, stride, pad, dilate))
-    return sample(x, W, b, **kwargs)
+    return sample(*_optional_bias(draw, (x, W), b), **kwargs)
 
 
 for _nd, _name in ((1, 'deconvolution_1d'), (2, 'deconvolution_2d'),
                    (3, 'deconvolution_nd')):
     record(_name, getattr(F, _name), reference=deconv_reference,
            inputs=_deconv_sample(_nd), tolerances=_LOOSE_FLOAT16)
+record('deconvolution_2d:long_rows', F.deconvolution_2d,
+       reference=deconv_reference, inputs=_deconv_sample(2, long_rows=True),
+       tolerances=_LOOSE_FLOAT16)
 
 record('deconvolution_3d',
        _with_options(F.deconvolution_3d, stride=(2, 1, 1), pad=(0, 1, 0)),
@@ -244,10 +270,11 @@ def _linear_sample(draw):
     W = draw(floats(shape=(draw(st.integers(1, 3)),
                            int(numpy.prod(features))), low=-1, high=1))
     b = draw(floats(shape=W.shape[:1], low=-1, high=1))
-    return sample(x, W, b, n_batch_axes=n_batch_axes)
+    return sample(*_optional_bias(draw, (x, W), b),
+                  n_batch_axes=n_batch_axes)
 
 
-def _linear_reference(x, W, b, n_batch_axes=1):
+def _linear_reference(x, W, b=0.0, n_batch_axes=1):
     batch = x.shape[:n_batch_axes]
     return x.reshape(batch + (W.shape[1],)) @ W.T + b
 
@@ -283,14 +310,22 @@ record('bilinear:linear_terms', F.bilinear, reference=_bilinear_reference,
 
 @st.composite
 def _embed_sample(draw):
+    """Ids with ``ignore_label`` among them: left to its default None,
+    -1, a valid id (whose rows then get no gradient) or one past the
+    vocabulary."""
     n_vocab = draw(st.integers(1, 4))
+    ignore_label = draw(st.sampled_from(
+        [None, -1, 0, n_vocab - 1, n_vocab]))
     ids_shape = draw(shapes(min_dims=1, max_dims=2, max_side=3))
-    ids = draw(st.lists(st.sampled_from([-1] + list(range(n_vocab))),
+    extra = [] if ignore_label is None else [ignore_label]
+    ids = draw(st.lists(st.sampled_from(extra + list(range(n_vocab))),
                         min_size=int(numpy.prod(ids_shape)),
                         max_size=int(numpy.prod(ids_shape))))
     x = numpy.array(ids, dtype=numpy.int32).reshape(ids_shape)
     W = draw(floats(shape=(n_vocab, draw(st.integers(1, 3)))))
-    return sample(x, W, ignore_label=-1)
+    if ignore_label is None:
+        return sample(x, W)
+    return sample(x, W, ignore_label=ignore_label)
 
 
 def _embed_reference(x, W, ignore_label=None):

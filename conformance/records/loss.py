@@ -9,6 +9,7 @@ from harness.record import FLOAT16
 from harness.record import record
 from harness.record import sample
 from harness.strategies import floats
+from harness.strategies import large_floats
 from harness.strategies import shapes
 from kusari.autograd import functions as F
 
@@ -119,8 +120,8 @@ def _labels(draw, shape, n_class, ignore=True):
 
 
 @st.composite
-def _sigmoid_ce_sample(draw):
-    x = draw(floats(shape=shapes(min_dims=1, max_dims=3)))
+def _sigmoid_ce_sample(draw, values=floats):
+    x = draw(values(shape=shapes(min_dims=1, max_dims=3)))
     t = _labels(draw, x.shape, 2)
     return sample(x, t, normalize=draw(st.booleans()),
                   reduce=draw(st.sampled_from(['mean', 'no'])))
@@ -138,25 +139,42 @@ def _sigmoid_ce_reference(x, t, normalize, reduce):
 record('sigmoid_cross_entropy', F.sigmoid_cross_entropy,
        reference=_sigmoid_ce_reference, inputs=_sigmoid_ce_sample(),
        no_grads=(False, True), tolerances=_LOOSE_FLOAT16)
+# Scores of magnitude 10 to 30, where exp(x) overflows float16: the loss
+# (up to 30 an element) then holds 2 to 3 significant digits in float16.
+record('sigmoid_cross_entropy:large', F.sigmoid_cross_entropy,
+       reference=_sigmoid_ce_reference,
+       inputs=_sigmoid_ce_sample(large_floats), no_grads=(False, True),
+       tolerances=_LOOSE_FLOAT16)
 
 
 @st.composite
-def _softmax_ce_sample(draw):
+def _softmax_ce_sample(draw, values=floats):
+    """Labels with ``ignore_label`` among them: its default -1, or given
+    as -1, a class (whose examples then count for nothing) or one past
+    the classes."""
     n_class = draw(st.integers(1, 4))
     n, *rest = draw(shapes(min_dims=1, max_dims=2))
-    x = draw(floats(shape=(n, n_class, *rest)))
+    x = draw(values(shape=(n, n_class, *rest)))
     t = _labels(draw, (n, *rest), n_class)
+    kwargs = {}
+    ignore_label = draw(st.sampled_from([None, -1, 0, n_class]))
+    if ignore_label is not None:
+        t[t == -1] = ignore_label
+        kwargs['ignore_label'] = ignore_label
     weight = draw(st.none() | floats(shape=(n_class,), low=0.5))
     return sample(x, t, normalize=draw(st.booleans()),
                   cache_score=draw(st.booleans()), class_weight=weight,
-                  reduce=draw(st.sampled_from(['mean', 'no'])))
+                  reduce=draw(st.sampled_from(['mean', 'no'])),
+                  enable_double_backprop=draw(st.booleans()), **kwargs)
 
 
 def softmax_ce_reference(x, t, normalize=True, cache_score=True,
-                         class_weight=None, reduce='mean'):
-    """Softmax cross entropy of integer labels, ignoring -1."""
+                         class_weight=None, reduce='mean', ignore_label=-1,
+                         enable_double_backprop=False):
+    """Softmax cross entropy of integer labels, ignoring
+    ``ignore_label``."""
     t = t.astype(int)  # the checks give the reference float64 copies
-    kept = t != -1
+    kept = t != ignore_label
     safe = numpy.where(kept, t, 0)
     log_y = numpy.take_along_axis(_log_softmax(x), safe[:, None], axis=1)
     weight = 1.0 if class_weight is None else class_weight[safe]
@@ -177,6 +195,13 @@ def _call_with_weight(x, t, class_weight, **kwargs):
 record('softmax_cross_entropy', _call_with_weight,
        reference=softmax_ce_reference, inputs=_softmax_ce_sample(),
        no_grads=(False, True), tolerances=_LOOSE_FLOAT16)
+# Scores of magnitude 10 to 30: the exponentials overflow float16 unless
+# the maximum is subtracted first (the loss, up to 60 an example, then
+# holds 2 to 3 significant digits in float16).
+record('softmax_cross_entropy:large', _call_with_weight,
+       reference=softmax_ce_reference,
+       inputs=_softmax_ce_sample(large_floats), no_grads=(False, True),
+       tolerances=_LOOSE_FLOAT16)
 
 
 @st.composite
@@ -449,28 +474,48 @@ record('argmax_crf1d', lambda cost, *xs: F.argmax_crf1d(cost, xs)[0],
 
 @st.composite
 def _ctc_sample(draw):
+    """Labels of symbols other than the blank (0 or the last symbol);
+    input and label lengths left out or given, the input lengths long
+    enough for an alignment to exist."""
     n_batch = draw(st.integers(1, 2))
     n_vocab = draw(st.integers(2, 4))
     n_label = draw(st.integers(1, 2))
     n_time = draw(st.integers(2 * n_label + 1, 2 * n_label + 3))
+    blank = draw(st.sampled_from([0, n_vocab - 1]))
+    symbols = [s for s in range(n_vocab) if s != blank]
     xs = [draw(floats(shape=(n_batch, n_vocab))) for _ in range(n_time)]
     t = numpy.asarray(draw(st.lists(
-        st.integers(1, n_vocab - 1), min_size=n_batch * n_label,
+        st.sampled_from(symbols), min_size=n_batch * n_label,
         max_size=n_batch * n_label)), numpy.int32).reshape(n_batch, n_label)
-    return sample(*xs, t=t, reduce=draw(st.sampled_from(['mean', 'no'])))
+    kwargs = dict(t=t, blank_symbol=blank,
+                  reduce=draw(st.sampled_from(['mean', 'no'])))
+    label_length = numpy.full(n_batch, n_label, numpy.int32)
+    if draw(st.booleans()):
+        label_length = numpy.asarray(draw(st.lists(
+            st.integers(0, n_label), min_size=n_batch, max_size=n_batch)),
+            numpy.int32)
+        kwargs['label_length'] = label_length
+    if draw(st.booleans()):
+        kwargs['input_length'] = numpy.asarray(
+            [draw(st.integers(2 * length + 1, n_time))
+             for length in label_length], numpy.int32)
+    return sample(*xs, **kwargs)
 
 
-def ctc_reference(*xs, t, reduce='mean', blank=0):
+def ctc_reference(*xs, t, reduce='mean', blank_symbol=0, input_length=None,
+                  label_length=None):
     """-log p(t | x) by enumerating every alignment (tiny inputs only)."""
     log_y = numpy.stack([_log_softmax(x) for x in xs])
     n_time, n_batch, n_vocab = log_y.shape
     losses = []
     for b in range(n_batch):
-        target = list(t[b])
+        length = n_time if input_length is None else int(input_length[b])
+        target = [int(s) for s in t[b]][
+            :None if label_length is None else int(label_length[b])]
         total = []
-        for path in itertools.product(range(n_vocab), repeat=n_time):
+        for path in itertools.product(range(n_vocab), repeat=length):
             merged = [s for i, s in enumerate(path)
-                      if s != blank and (i == 0 or s != path[i - 1])]
+                      if s != blank_symbol and (i == 0 or s != path[i - 1])]
             if merged == target:
                 total.append(sum(log_y[i, b, s] for i, s in enumerate(path)))
         losses.append(-numpy.logaddexp.reduce(total))
@@ -478,9 +523,12 @@ def ctc_reference(*xs, t, reduce='mean', blank=0):
     return losses if reduce == 'no' else losses.mean()
 
 
-record('connectionist_temporal_classification',
-       lambda *xs, t, reduce: F.connectionist_temporal_classification(
-           list(xs), t, 0, reduce=reduce),
+def _ctc(*xs, t, blank_symbol, **kwargs):
+    return F.connectionist_temporal_classification(list(xs), t,
+                                                   blank_symbol, **kwargs)
+
+
+record('connectionist_temporal_classification', _ctc,
        reference=ctc_reference, inputs=_ctc_sample(),
        tolerances=_LOOSE_FLOAT16, double_backprop=False, zero_size=False,
        reason='as in Chainer the gradient is computed on arrays, so it is '
@@ -494,10 +542,14 @@ def _discriminative_sample(draw):
                                 max_side=3))
     embeddings = _spread(draw(floats(shape=(n_batch, n_cluster, h, w))))
     labels = _labels(draw, (n_batch, h, w), n_cluster + 1, ignore=False)
-    return sample(embeddings, labels=labels, max_embedding_dim=n_cluster)
+    weights = draw(st.sampled_from(
+        [{}, {'alpha': 0.5, 'beta': 2.0, 'gamma': 0.1}, {'gamma': 1.0}]))
+    return sample(embeddings, labels=labels, max_embedding_dim=n_cluster,
+                  **weights)
 
 
-def _discriminative_reference(embeddings, labels, max_embedding_dim):
+def _discriminative_reference(embeddings, labels, max_embedding_dim,
+                              alpha=1.0, beta=1.0, gamma=0.001):
     """The three terms, one instance and one image at a time."""
     n_batch = len(embeddings)
     k = max_embedding_dim
@@ -523,13 +575,14 @@ def _discriminative_reference(embeddings, labels, max_embedding_dim):
     distance /= max(k * (k - 1) // 2 * n_batch, 1)
     regularization = sum(numpy.sqrt((means[c] ** 2).sum()) for c in
                          range(k)) / (k * n_batch)
-    return variance.sum() / k, distance, 0.001 * regularization
+    return (alpha * variance.sum() / k, beta * distance,
+            gamma * regularization)
 
 
 record('discriminative_margin_based_clustering_loss',
-       lambda e, labels, max_embedding_dim:
+       lambda e, labels, max_embedding_dim, **weights:
        F.discriminative_margin_based_clustering_loss(
-           e, labels, 0.5, 1.5, max_embedding_dim, norm=2),
+           e, labels, 0.5, 1.5, max_embedding_dim, norm=2, **weights),
        reference=_discriminative_reference, inputs=_discriminative_sample(),
        tolerances=_LOOSE_FLOAT16, zero_size=False,
        reason='the embeddings need one channel per instance')

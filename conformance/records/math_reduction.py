@@ -11,6 +11,7 @@ from harness.record import no_spec
 from harness.record import record
 from harness.record import sample
 from harness.strategies import floats
+from harness.strategies import large_floats
 from harness.strategies import shapes
 from kusari.autograd import functions as F
 from kusari.autograd.utils.sparse import CooMatrix
@@ -104,6 +105,11 @@ def _logsumexp_reference(x, axis):
 
 record('logsumexp', F.logsumexp, reference=_logsumexp_reference,
        inputs=_reduction_sample(keepdims=False), tolerances=_LOOSE_FLOAT16)
+# Magnitudes 10 to 30: exp overflows float16 unless the maximum is
+# subtracted first.
+record('logsumexp:large', F.logsumexp, reference=_logsumexp_reference,
+       inputs=_reduction_sample(keepdims=False, values=large_floats()),
+       tolerances=_LOOSE_FLOAT16)
 
 # Values of magnitude below 1.1 and at most 64 factors: no float16
 # overflow. Exact zeros are kept out: at two zeros in one lane the second

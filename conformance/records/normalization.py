@@ -67,9 +67,16 @@ def _batch_sample(draw, axis_option=False):
         gamma_ndim = draw(st.integers(0, len(shape) - 1))
         param_shape = shape[1:1 + gamma_ndim]
         kwargs = {}
+    kwargs.update(_eps(draw))
     gamma = draw(floats(shape=param_shape))
     beta = draw(floats(shape=param_shape))
     return sample(x, gamma, beta, **kwargs)
+
+
+def _eps(draw):
+    """``{'eps': ...}`` of a value other than the default, or nothing."""
+    eps = draw(st.sampled_from([None, 0.1]))
+    return {} if eps is None else {'eps': eps}
 
 
 def _batch_key_axes(x, gamma, axis):
@@ -178,12 +185,13 @@ record('batch_renormalization', _batch_renormalization,
 def _layer_sample(draw):
     units = draw(st.integers(2, 5))
     x = _spread(draw(floats(shape=(_batch_size(draw), units))), 1)
-    return x, draw(floats(shape=(units,))), draw(floats(shape=(units,)))
+    return sample(x, draw(floats(shape=(units,))),
+                  draw(floats(shape=(units,))), **_eps(draw))
 
 
 record('layer_normalization', F.layer_normalization,
-       reference=lambda x, gamma, beta: (
-           gamma * _standardize(x, (1,), 1e-5) + beta),
+       reference=lambda x, gamma, beta, eps=1e-5: (
+           gamma * _standardize(x, (1,), eps) + beta),
        inputs=_layer_sample(), tolerances=_STANDARDIZED_FLOAT16)
 
 
@@ -200,17 +208,17 @@ def _group_sample(draw):
                     2).reshape(shape)
     gamma = draw(floats(shape=(channels,)))
     beta = draw(floats(shape=(channels,)))
-    return sample(x, gamma, beta, groups=groups)
+    return sample(x, gamma, beta, groups=groups, **_eps(draw))
 
 
-def _group_normalization(x, gamma, beta, groups):
-    return F.group_normalization(x, groups, gamma, beta)
+def _group_normalization(x, gamma, beta, groups, **kwargs):
+    return F.group_normalization(x, groups, gamma, beta, **kwargs)
 
 
-def _group_normalization_reference(x, gamma, beta, groups):
+def _group_normalization_reference(x, gamma, beta, groups, eps=1e-5):
     n, channels = x.shape[:2]
     grouped = x.reshape(n, groups, int(numpy.prod(x.shape[1:])) // groups)
-    y = _standardize(grouped, (2,), 1e-5).reshape(x.shape)
+    y = _standardize(grouped, (2,), eps).reshape(x.shape)
     return (_extended(gamma, x.shape, (1,)) * y +
             _extended(beta, x.shape, (1,)))
 
@@ -253,12 +261,12 @@ def _normalize_sample(draw):
     axes = draw(st.lists(st.integers(0, x.ndim - 1), min_size=1,
                          unique=True))
     axis = axes[0] if len(axes) == 1 else tuple(axes)
-    return sample(x, axis=axis)
+    return sample(x, axis=axis, **_eps(draw))
 
 
 record('normalize', F.normalize,
-       reference=lambda x, axis: x / (numpy.sqrt(
-           (x * x).sum(axis=axis, keepdims=True)) + 1e-5),
+       reference=lambda x, axis, eps=1e-5: x / (numpy.sqrt(
+           (x * x).sum(axis=axis, keepdims=True)) + eps),
        inputs=_normalize_sample())
 
 

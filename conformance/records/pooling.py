@@ -117,10 +117,29 @@ def unpool_reference(x, ksize, stride=None, pad=0, outsize=None,
 # -- max and average pooling ----------------------------------------------
 
 
+def _leave_out_defaults(draw, kwargs):
+    """``kwargs`` with the options equal to the functions' defaults
+    (stride equal to ksize, pad 0, cover_all True, outsize None) left out
+    at random, and a ksize of equal sides given as an int at random: the
+    defaults and the int form are drawn too."""
+    kwargs = dict(kwargs)
+    ksize = kwargs['ksize']
+    defaults = {'stride': ksize, 'pad': (0,) * len(ksize),
+                'cover_all': True, 'outsize': None}
+    for name, value in defaults.items():
+        if name in kwargs and kwargs[name] == value and draw(st.booleans()):
+            del kwargs[name]
+    if len(set(ksize)) == 1 and draw(st.booleans()):
+        kwargs['ksize'] = ksize[0]
+    return kwargs
+
+
 @st.composite
-def _pool_geometry(draw, nd, cover_all):
-    """Options whose every window holds an input element."""
-    ksize = tuple(draw(st.integers(1, 3)) for _ in range(nd))
+def _pool_geometry(draw, nd, cover_all, ksize=None):
+    """Options whose every window holds an input element; the window
+    ``ksize`` drawn (sides 1 to 3) where None."""
+    if ksize is None:
+        ksize = tuple(draw(st.integers(1, 3)) for _ in range(nd))
     stride = tuple(draw(st.integers(1, k if cover_all else 3))
                    for k in ksize)
     pad = tuple(draw(st.integers(0, k - 1)) for k in ksize)
@@ -134,18 +153,36 @@ def _pool_geometry(draw, nd, cover_all):
 
 
 @st.composite
-def _max_sample(draw, nd):
+def _max_sample(draw, nd, ksizes=None):
+    """Max pooling inputs; the window from ``ksizes`` (a strategy) where
+    given, with one channel."""
     cover_all = draw(st.booleans())
-    dims, ksize, stride, pad = draw(_pool_geometry(nd, cover_all))
-    x = _distinct(draw, (_batch(draw), draw(st.integers(1, 2))) + dims)
-    return sample(x, ksize=ksize, stride=stride, pad=pad,
-                  cover_all=cover_all)
+    ksize = None if ksizes is None else draw(ksizes)
+    dims, ksize, stride, pad = draw(_pool_geometry(nd, cover_all, ksize))
+    channels = 1 if ksizes is not None else draw(st.integers(1, 2))
+    x = _distinct(draw, (_batch(draw), channels) + dims)
+    return sample(x, **_leave_out_defaults(draw, dict(
+        ksize=ksize, stride=stride, pad=pad, cover_all=cover_all)))
+
+
+def _max_reference(x, ksize, stride=None, pad=0, cover_all=True):
+    return pool_reference(x, ksize, stride, pad, cover_all)
 
 
 for _nd, _name in ((1, 'max_pooling_1d'), (2, 'max_pooling_2d'),
                    (3, 'max_pooling_3d'), (2, 'max_pooling_nd')):
-    record(_name, getattr(F, _name), reference=pool_reference,
+    record(_name, getattr(F, _name), reference=_max_reference,
            inputs=_max_sample(_nd))
+
+# Windows of more than 32 offsets take another path of max pooling (one
+# argmax over a copy of the windows instead of comparisons offset by
+# offset): windows of 30 to 36 offsets, on both sides of it.
+record('max_pooling_1d:large_window', F.max_pooling_1d,
+       reference=_max_reference,
+       inputs=_max_sample(1, st.integers(30, 36).map(lambda k: (k,))))
+record('max_pooling_2d:large_window', F.max_pooling_2d,
+       reference=_max_reference,
+       inputs=_max_sample(2, st.sampled_from([(4, 8), (3, 11), (6, 6)])))
 
 
 @st.composite
@@ -153,9 +190,12 @@ def _average_sample(draw, nd, with_pad_value=True):
     dims, ksize, stride, pad = draw(_pool_geometry(nd, False))
     x = draw(floats(shape=(_batch(draw), draw(st.integers(1, 2))) + dims,
                     low=-1, high=1))
-    kwargs = dict(ksize=ksize, stride=stride, pad=pad)
+    kwargs = _leave_out_defaults(draw, dict(ksize=ksize, stride=stride,
+                                            pad=pad))
     if with_pad_value:
-        kwargs['pad_value'] = draw(st.sampled_from((0, None)))
+        pad_value = draw(st.sampled_from((0, None, 'default')))
+        if pad_value != 'default':
+            kwargs['pad_value'] = pad_value
     return sample(x, **kwargs)
 
 
@@ -205,7 +245,7 @@ def _unpool_sample(draw, nd):
     dims, kwargs = draw(_unpool_geometry(nd))
     x = draw(floats(shape=(_batch(draw), draw(st.integers(1, 2))) + dims,
                     low=-1, high=1))
-    return sample(x, **kwargs)
+    return sample(x, **_leave_out_defaults(draw, kwargs))
 
 
 for _nd, _name in ((1, 'unpooling_1d'), (2, 'unpooling_2d'),
@@ -224,7 +264,7 @@ def _upsampling_sample(draw):
         draw(st.lists(st.integers(0, size - 1), min_size=math.prod(shape),
                       max_size=math.prod(shape))),
         dtype=numpy.int32).reshape(shape)
-    return sample(x, indexes, **kwargs)
+    return sample(x, indexes, **_leave_out_defaults(draw, kwargs))
 
 
 record('upsampling_2d', F.upsampling_2d,
@@ -255,6 +295,7 @@ def _pyramid_sample(draw):
              if _pyramid_fits(v, height)]
     shape = (_batch(draw), draw(st.integers(1, 2)),
              draw(st.sampled_from(sizes)), draw(st.sampled_from(sizes)))
+    # pooling=None is refused (ambiguous), as in Chainer.
     return sample(_distinct(draw, shape), pyramid_height=height,
                   pooling='max')
 

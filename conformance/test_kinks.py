@@ -1,0 +1,55 @@
+"""Gradients exactly at kinks, ties and bounds.
+
+The records keep their values away from these points, where finite
+differences cannot tell one one-sided derivative from the other. Which
+one a function takes there is a convention; these are Chainer's (its
+``backward`` formulas; ReLU's and clip's are also documented here), for
+every dtype, on the array path and on the graph path that
+``enable_double_backprop=True`` builds.
+"""
+import numpy
+import pytest
+
+from harness.strategies import FLOAT_DTYPES
+from kusari.autograd import backward
+from kusari.autograd import functions as F
+from kusari.autograd.variable import Variable
+
+# name: (function, inputs on the kinks, the gradient of sum(f(x))).
+CONVENTIONS = {
+    # "The gradient at 0 is 0."
+    'relu': (F.relu, [-1.0, 0.0, 1.0], [0.0, 0.0, 1.0]),
+    'relu6': (F.relu6, [0.0, 3.0, 6.0], [0.0, 1.0, 0.0]),
+    'clipped_relu': (lambda x: F.clipped_relu(x, 1.0), [0.0, 0.5, 1.0],
+                     [0.0, 1.0, 0.0]),
+    # "The gradient is passed where x_min <= x <= x_max."
+    'clip': (lambda x: F.clip(x, -1.0, 1.0), [-2.0, -1.0, 0.0, 1.0, 2.0],
+             [0.0, 1.0, 1.0, 1.0, 0.0]),
+    'clip:lower_only': (lambda x: F.clip(x, -1.0, None), [-2.0, -1.0, 3.0],
+                        [0.0, 1.0, 1.0]),
+    'clip:upper_only': (lambda x: F.clip(x, None, 1.0), [-3.0, 1.0, 2.0],
+                        [1.0, 1.0, 0.0]),
+    'hard_sigmoid': (F.hard_sigmoid, [-2.5, 0.0, 2.5], [0.0, 0.2, 0.0]),
+    # x <= 0 takes the negative side: alpha exp(x) at 0.
+    'elu': (lambda x: F.elu(x, 0.5), [0.0, 1.0], [0.5, 1.0]),
+    'absolute': (F.absolute, [-1.0, 0.0, 1.0], [-1.0, 0.0, 1.0]),
+    # Every element equal to the maximum gets the gradient.
+    'max:ties': (F.max, [1.0, 0.5, 1.0], [1.0, 0.0, 1.0]),
+    'min:ties': (F.min, [0.5, 1.0, 0.5], [1.0, 0.0, 1.0]),
+}
+
+
+@pytest.mark.parametrize('dtype', FLOAT_DTYPES, ids=str)
+@pytest.mark.parametrize('double_backprop', [False, True],
+                         ids=['array_path', 'graph_path'])
+@pytest.mark.parametrize('name', sorted(CONVENTIONS))
+def test_gradient_at_kink(name, double_backprop, dtype):
+    func, x, expected = CONVENTIONS[name]
+    x = Variable(numpy.array(x, dtype=dtype), requires_grad=True)
+    y = func(x)
+    backward([y], [numpy.ones_like(y.array)],
+             enable_double_backprop=double_backprop)
+    assert x.grad.dtype == dtype
+    numpy.testing.assert_array_equal(
+        x.grad, numpy.array(expected, dtype=dtype),
+        err_msg=f'{name}: the gradient at its kinks is not the convention')
