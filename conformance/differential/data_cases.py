@@ -59,9 +59,6 @@ KNOWN_DIFFERENCES = {
     'Kusari raises IndexError',
     'datasets/tabular/slice_rows/out_of_range': _UNCHECKED_SLICE,
     'datasets/tabular/column_index/out_of_range': _UNCHECKED_SLICE,
-    'datasets/tabular/concat/fetch': 'Chainer gives Python lists for the '
-    'columns of a concatenation of several datasets, Kusari arrays (fetch '
-    'documents lists or arrays)',
     'loaded/npz/path_no_slash': 'load_npz(path=\'inner\'): Chainer '
     'reads keys innerl1/W... (KeyError); Kusari adds the missing trailing '
     'slash on purpose (kusari.serializers._paths)',

@@ -68,9 +68,6 @@ KNOWN_DIFFERENCES = {
     f'{PARAMETERIZED}TestPlainClassBackends_{CPU}': 'Chainer 7.8.1 bug: on '
     'a plain (not unittest) class pytest takes backend_config for a '
     'missing fixture (error); Kusari passes the config',
-    f'{FUNCTIONS}TestTooManyExpected_{CPU}::test_double_backward': 'Chainer '
-    '7.8.1 ignores grad outputs beyond the outputs in the double backward '
-    'check (passes); Kusari fails (ValueError), as both do in backward',
     'variable': 'Chainer 7.8.1 to_coo fails on a Variable (TypeError from '
     'its != test); Kusari takes a Variable or an array, as documented',
     # Deliberate in Kusari.
