@@ -28,12 +28,74 @@ def conv(x, link, **options):
     return F.convolution_2d(x, link.W.array, bias, **options)
 
 
+def zero_bias(link):
+    """The bias a layer starts with by default: zeros of ``link.b``'s
+    shape (``link.b`` must exist: ``nobias`` defaults to False)."""
+    return link.xp.zeros_like(link.b.array)
+
+
+def no_bias(link):
+    """None, asserting that ``link`` was built without a bias."""
+    assert link.b is None, f'{link!r} has a bias; expected none'
+
+
+def given(values):
+    """``values`` (nested lists, float64) as an array of the configured
+    dtype: a parameter given to a constructor, and the reference's
+    copy of it."""
+    return numpy.asarray(values, numpy.float64).astype(get_dtype())
+
+
+def on(link, values):
+    """``given(values)`` on ``link``'s device."""
+    return link.xp.asarray(given(values))
+
+
+# Parameters given as arrays to constructors and from_params; the
+# references use these constants, so a constructor option dropped shows.
+W_4x3 = numpy.linspace(-1, 1, 12).reshape(4, 3)
+B_4 = [0.5, -0.25, 0.125, 1.0]
+W_CONV = numpy.linspace(-1, 1, 24).reshape(3, 2, 2, 2)
+W_GROUPED = numpy.linspace(-1, 1, 12).reshape(3, 1, 2, 2)
+B_3 = [0.25, -0.5, 0.75]
+
 link_record(
     'Linear', lambda: L.Linear(3, 4), uniform((2, 3)),
-    lambda link, x: linear(x, link), lazy=lambda: L.Linear(None, 4))
+    lambda link, x: F.linear(x, link.W.array, zero_bias(link)),
+    lazy=lambda: L.Linear(None, 4))
 link_record(
     'Linear:nobias', lambda: L.Linear(3, 4, nobias=True), uniform((2, 3)),
-    lambda link, x: linear(x, link), lazy=lambda: L.Linear(4, nobias=True))
+    lambda link, x: F.linear(x, link.W.array, no_bias(link)),
+    lazy=lambda: L.Linear(4, nobias=True))
+link_record(
+    # The first two axes are batch axes; the last two are flattened.
+    'Linear:n_batch_axes_2', lambda: L.Linear(6, 4), uniform((2, 2, 3, 2)),
+    lambda link, x: F.linear(x, link.W.array, zero_bias(link),
+                             n_batch_axes=2),
+    call=lambda link, x: link(x, n_batch_axes=2),
+    lazy=lambda: L.Linear(None, 4))
+link_record(
+    'Linear:initializers',
+    lambda: L.Linear(3, 4, initialW=given(W_4x3), initial_bias=0.75),
+    uniform((2, 3)),
+    lambda link, x: F.linear(x, on(link, W_4x3), on(link, [0.75] * 4)),
+    lazy=lambda: L.Linear(4, initialW=given(W_4x3), initial_bias=0.75))
+link_record(
+    'Linear:from_params',
+    lambda: L.Linear.from_params(given(W_4x3), given(B_4)), uniform((2, 3)),
+    lambda link, x: F.linear(x, on(link, W_4x3), on(link, B_4)),
+    reason='the parameters are the arguments; there is no lazy form')
+link_record(
+    'Linear:from_params_nobias',
+    lambda: L.Linear.from_params(given(W_4x3), nobias=True),
+    uniform((2, 3)),
+    lambda link, x: F.linear(x, on(link, W_4x3), no_bias(link)),
+    reason='the parameters are the arguments; there is no lazy form')
+link_record(
+    'Linear:from_params_zero_bias',
+    lambda: L.Linear.from_params(given(W_4x3)), uniform((2, 3)),
+    lambda link, x: F.linear(x, on(link, W_4x3), zero_bias(link)),
+    reason='the parameters are the arguments; there is no lazy form')
 link_record(
     'Bilinear', lambda: L.Bilinear(2, 3, 4), uniform((2, 2), (2, 3)),
     lambda link, e1, e2: F.bilinear(e1, e2, link.W.array, link.V1.array,
