@@ -34,9 +34,15 @@ def zero_bias(link):
     return link.xp.zeros_like(link.b.array)
 
 
+def absent(param, name='b'):
+    """None, asserting that the link's parameter ``name`` (``param``) is
+    None: the link was built without it."""
+    assert param is None, f'the link has a parameter {name}; expected none'
+
+
 def no_bias(link):
     """None, asserting that ``link`` was built without a bias."""
-    assert link.b is None, f'{link!r} has a bias; expected none'
+    return absent(link.b)
 
 
 def given(values):
@@ -54,9 +60,10 @@ def on(link, values):
 # Parameters given as arrays to constructors and from_params; the
 # references use these constants, so a constructor option dropped shows.
 W_4x3 = numpy.linspace(-1, 1, 12).reshape(4, 3)
+W_5x3 = numpy.linspace(-1, 1, 15).reshape(5, 3)
 B_4 = [0.5, -0.25, 0.125, 1.0]
 W_CONV = numpy.linspace(-1, 1, 24).reshape(3, 2, 2, 2)
-W_GROUPED = numpy.linspace(-1, 1, 12).reshape(3, 1, 2, 2)
+W_GROUPED = numpy.linspace(-1, 1, 16).reshape(4, 1, 2, 2)
 B_3 = [0.25, -0.5, 0.75]
 
 link_record(
@@ -121,11 +128,32 @@ link_record(
     # differences can see change (the Parameter is restored after each).
     call=lambda link: F.identity(link()),
     reason='the array is the argument; there is no lazy form')
+_IDS = numpy.array([[0, 4, -1], [2, 2, 1]], numpy.int32)
 link_record(
     'EmbedID', lambda: L.EmbedID(5, 3, ignore_label=-1),
-    lambda rng: (numpy.array([[0, 4, -1], [2, 2, 1]], numpy.int32),),
+    lambda rng: (_IDS,),
     lambda link, x: F.embed_id(x, link.W.array, ignore_label=-1),
     reason='the vocabulary size is an argument; there is no lazy form')
+link_record(
+    # No ignore_label by default: every id, 0 and the last included, is
+    # embedded.
+    'EmbedID:default', lambda: L.EmbedID(5, 3),
+    lambda rng: (numpy.array([[0, 4, 3], [2, 2, 1]], numpy.int32),),
+    lambda link, x: F.embed_id(x, link.W.array),
+    reason='the vocabulary size is an argument; there is no lazy form')
+link_record(
+    # An ignore_label inside the vocabulary: its rows embed to zeros.
+    'EmbedID:ignore_label_2',
+    lambda: L.EmbedID(5, 3, initialW=given(W_5x3), ignore_label=2),
+    lambda rng: (numpy.array([[0, 4, 2], [2, 3, 1]], numpy.int32),),
+    lambda link, x: F.embed_id(x, on(link, W_5x3), ignore_label=2),
+    reason='the vocabulary size is an argument; there is no lazy form')
+link_record(
+    'EmbedID:from_params',
+    lambda: L.EmbedID.from_params(given(W_4x3), ignore_label=3),
+    lambda rng: (numpy.array([[0, 3, 1], [2, 3, 3]], numpy.int32),),
+    lambda link, x: F.embed_id(x, on(link, W_4x3), ignore_label=3),
+    reason='the parameter is the argument; there is no lazy form')
 link_record(
     'Highway', lambda: L.Highway(3), uniform((2, 3)),
     lambda link, x: F.linear_interpolate(
@@ -146,8 +174,17 @@ DROPCONNECT_MASK = (numpy.arange(24).reshape(2, 4, 3) % 3 != 0).astype(
 
 link_record(
     'Convolution2D', lambda: L.Convolution2D(2, 3, 2, pad=1),
-    uniform((2, 2, 4, 3)), lambda link, x: conv(x, link, pad=1),
+    uniform((2, 2, 4, 3)),
+    lambda link, x: F.convolution_2d(x, link.W.array, zero_bias(link),
+                                     pad=1),
     lazy=lambda: L.Convolution2D(None, 3, 2, pad=1))
+link_record(
+    # Every geometry option at its default; lazy in the short form
+    # Convolution2D(out_channels, ksize).
+    'Convolution2D:defaults', lambda: L.Convolution2D(2, 3, 2),
+    uniform((2, 2, 4, 3)),
+    lambda link, x: F.convolution_2d(x, link.W.array, zero_bias(link)),
+    lazy=lambda: L.Convolution2D(3, 2))
 link_record(
     'Convolution2D:strided_dilated_grouped',
     lambda: L.Convolution2D(4, 2, 2, stride=2, pad=1, dilate=2, groups=2),
@@ -155,6 +192,65 @@ link_record(
     lambda link, x: conv(x, link, stride=2, pad=1, dilate=2, groups=2),
     lazy=lambda: L.Convolution2D(None, 2, 2, stride=2, pad=1, dilate=2,
                                  groups=2))
+link_record(
+    # Pairs of geometry, the filter given as an array, no bias.
+    'Convolution2D:initialW_nobias',
+    lambda: L.Convolution2D(2, 3, 2, stride=(2, 1), pad=(1, 0), nobias=True,
+                            initialW=given(W_CONV)),
+    uniform((1, 2, 4, 3)),
+    lambda link, x: F.convolution_2d(x, on(link, W_CONV), no_bias(link),
+                                     stride=(2, 1), pad=(1, 0)),
+    lazy=lambda: L.Convolution2D(3, 2, stride=(2, 1), pad=(1, 0),
+                                 nobias=True, initialW=given(W_CONV)))
+link_record(
+    'Convolution2D:initial_bias',
+    lambda: L.Convolution2D(2, 3, 1, initial_bias=given(B_3)),
+    uniform((1, 2, 2, 3)),
+    lambda link, x: F.convolution_2d(x, link.W.array, on(link, B_3)),
+    lazy=lambda: L.Convolution2D(3, 1, initial_bias=given(B_3)))
+link_record(
+    # Channels and ksize read from W (in_channels = W.shape[1] * groups).
+    'Convolution2D:from_params',
+    lambda: L.Convolution2D.from_params(
+        given(W_GROUPED), given(B_4), stride=2, pad=1, dilate=2, groups=2),
+    uniform((1, 2, 5, 4)),
+    lambda link, x: F.convolution_2d(
+        x, on(link, W_GROUPED), on(link, B_4), stride=2, pad=1, dilate=2,
+        groups=2),
+    reason='the parameters are the arguments; there is no lazy form')
+link_record(
+    'Convolution2D:from_params_nobias',
+    lambda: L.Convolution2D.from_params(given(W_CONV), nobias=True),
+    uniform((1, 2, 3, 3)),
+    lambda link, x: F.convolution_2d(x, on(link, W_CONV), no_bias(link)),
+    reason='the parameters are the arguments; there is no lazy form')
+link_record(
+    # A transposed filter (in, out / groups, kh, kw): out_channels is
+    # W.shape[1] * groups.
+    'Deconvolution2D:from_params',
+    lambda: L.Deconvolution2D.from_params(
+        given(W_GROUPED), given(B_4[:2]), stride=2, pad=1, groups=2),
+    uniform((1, 4, 2, 3)),
+    lambda link, x: F.deconvolution_2d(
+        x, on(link, W_GROUPED), on(link, B_4[:2]), stride=2, pad=1,
+        groups=2),
+    reason='the parameters are the arguments; there is no lazy form')
+link_record(
+    'Deconvolution2D:outsize',
+    lambda: L.Deconvolution2D(2, 3, 2, stride=2, outsize=(5, 4)),
+    uniform((1, 2, 2, 2)),
+    lambda link, x: F.deconvolution_2d(x, link.W.array, zero_bias(link),
+                                       stride=2, outsize=(5, 4)),
+    lazy=lambda: L.Deconvolution2D(3, 2, stride=2, outsize=(5, 4)))
+link_record(
+    # ndim read from W.
+    'ConvolutionND:from_params',
+    lambda: L.ConvolutionND.from_params(given(W_4x3[:, :, None]),
+                                        given(B_4)),
+    uniform((2, 3, 3)),
+    lambda link, x: F.convolution_nd(x, on(link, W_4x3[:, :, None]),
+                                     on(link, B_4)),
+    reason='the parameters are the arguments; there is no lazy form')
 link_record(
     'Deconvolution2D', lambda: L.Deconvolution2D(2, 3, 2, stride=2, pad=1),
     uniform((2, 2, 3, 2)),
