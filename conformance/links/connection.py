@@ -5,6 +5,7 @@ import functools
 import numpy
 
 from harness.link_record import link_record
+from kusari.array import backend
 from kusari.array import initializers
 from kusari.array.configuration import get_dtype
 from kusari.autograd import functions as F
@@ -65,6 +66,7 @@ B_4 = [0.5, -0.25, 0.125, 1.0]
 W_CONV = numpy.linspace(-1, 1, 24).reshape(3, 2, 2, 2)
 W_GROUPED = numpy.linspace(-1, 1, 16).reshape(4, 1, 2, 2)
 B_3 = [0.25, -0.5, 0.75]
+_BILINEAR_W = numpy.linspace(-1, 1, 24).reshape(2, 3, 4)
 
 link_record(
     'Linear', lambda: L.Linear(3, 4), uniform((2, 3)),
@@ -104,21 +106,65 @@ link_record(
     lambda link, x: F.linear(x, on(link, W_4x3), zero_bias(link)),
     reason='the parameters are the arguments; there is no lazy form')
 link_record(
+    # V1 and V2 LeCun normal, b zero by default.
     'Bilinear', lambda: L.Bilinear(2, 3, 4), uniform((2, 2), (2, 3)),
     lambda link, e1, e2: F.bilinear(e1, e2, link.W.array, link.V1.array,
-                                    link.V2.array, link.b.array),
+                                    link.V2.array, zero_bias(link)),
     reason='both input sizes are arguments; there is no lazy form')
 link_record(
-    'Bias', lambda: L.Bias(axis=1, shape=(3,)), uniform((2, 3, 2)),
+    'Bilinear:nobias', lambda: L.Bilinear(2, 3, 4, nobias=True),
+    uniform((2, 2), (2, 3)),
+    lambda link, e1, e2: F.bilinear(
+        e1, e2, link.W.array, absent(getattr(link, 'V1', None), 'V1')),
+    reason='both input sizes are arguments; there is no lazy form')
+link_record(
+    # initial_bias: the initializers of V1, V2 and b.
+    'Bilinear:initializers',
+    lambda: L.Bilinear(2, 3, 4, initialW=given(_BILINEAR_W),
+                       initial_bias=(given(_BILINEAR_W[:, 0]), 0.5,
+                                     given(B_4))),
+    uniform((2, 2), (2, 3)),
+    lambda link, e1, e2: F.bilinear(
+        e1, e2, on(link, _BILINEAR_W), on(link, _BILINEAR_W[:, 0]),
+        on(link, numpy.full((3, 4), 0.5)), on(link, B_4)),
+    reason='both input sizes are arguments; there is no lazy form')
+link_record(
+    # axis defaults to 1.
+    'Bias', lambda: L.Bias(shape=(3,)), uniform((2, 3, 2)),
     lambda link, x: F.bias(x, link.b.array, 1),
     reason='the shape of b is an argument; there is no lazy form')
 link_record(
+    # Built without a shape: the bias is the second input.
+    'Bias:two_inputs', lambda: L.Bias(axis=0), uniform((3, 2), (3,)),
+    lambda link, x, y: F.bias(x, y, 0),
+    reason='without parameters, nothing is left to a first call')
+link_record(
+    # W starts at one, the bias at zero.
     'Scale',
     lambda: L.Scale(axis=1, W_shape=(3,), bias_term=True, bias_shape=(3,)),
     uniform((2, 3, 2)),
-    lambda link, x: F.bias(F.scale(x, link.W.array, 1),
-                           link.bias.b.array, 1),
+    lambda link, x: F.bias(F.scale(x, link.xp.ones(3, x.dtype), 1),
+                           zero_bias(link.bias), 1),
     reason='the shape of W is an argument; there is no lazy form')
+def _scale_without_bias(link, x):
+    """Scale's map of ``x`` along axis 1, asserting it has no bias."""
+    absent(getattr(link, 'bias', None), 'bias')
+    return F.scale(x, link.W.array, 1)
+
+
+link_record(
+    # No bias by default; axis 1 by default.
+    'Scale:no_bias_term', lambda: L.Scale(W_shape=(3,)), uniform((2, 3, 2)),
+    lambda link, x: _scale_without_bias(link, x),
+    reason='the shape of W is an argument; there is no lazy form')
+link_record(
+    # Built without W_shape: the scale is the second input; the bias
+    # takes bias_shape.
+    'Scale:two_inputs', lambda: L.Scale(axis=0, bias_term=True,
+                                        bias_shape=(3,)),
+    uniform((3, 2), (3,)),
+    lambda link, x, y: F.bias(F.scale(x, y, 0), zero_bias(link.bias), 0),
+    reason='the shape of the bias is an argument; there is no lazy form')
 link_record(
     'Parameter',
     lambda: L.Parameter(
@@ -148,6 +194,24 @@ link_record(
     lambda rng: (numpy.array([[0, 4, 2], [2, 3, 1]], numpy.int32),),
     lambda link, x: F.embed_id(x, on(link, W_5x3), ignore_label=2),
     reason='the vocabulary size is an argument; there is no lazy form')
+def _standard_normal(link, name='W'):
+    """``link``'s parameter ``name``, asserting that its values are drawn
+    from a standard normal distribution (the mean and standard deviation
+    of its (seeded) values within 0.1 of 0 and 1)."""
+    values = backend.CpuDevice().send_array(
+        getattr(link, name).array).astype(numpy.float64)
+    assert abs(values.mean()) < 0.1 and abs(values.std() - 1) < 0.1, (
+        f'{link!r}: {name} has mean {values.mean()} and standard deviation '
+        f'{values.std()}; expected a standard normal draw')
+    return getattr(link, name).array
+
+
+link_record(
+    # W drawn from N(0, 1) by default: 800 values.
+    'EmbedID:default_initializer', lambda: L.EmbedID(40, 20),
+    lambda rng: (numpy.array([0, 39, 7], numpy.int32),),
+    lambda link, x: F.embed_id(x, _standard_normal(link)),
+    reason='the vocabulary size is an argument; there is no lazy form')
 link_record(
     'EmbedID:from_params',
     lambda: L.EmbedID.from_params(given(W_4x3), ignore_label=3),
@@ -155,10 +219,29 @@ link_record(
     lambda link, x: F.embed_id(x, on(link, W_4x3), ignore_label=3),
     reason='the parameter is the argument; there is no lazy form')
 link_record(
+    # The plain map's bias starts at zero, the transform's at -1.
     'Highway', lambda: L.Highway(3), uniform((2, 3)),
     lambda link, x: F.linear_interpolate(
-        F.sigmoid(linear(x, link.transform)), F.relu(linear(x, link.plain)),
-        x),
+        F.sigmoid(F.linear(x, link.transform.W.array, on(link, [-1] * 3))),
+        F.relu(F.linear(x, link.plain.W.array, zero_bias(link.plain))), x),
+    reason='in_out_size is an argument; there is no lazy form')
+link_record(
+    'Highway:options',
+    lambda: L.Highway(3, nobias=True, activate=F.tanh,
+                      init_Wh=given(W_4x3[:3]), init_Wt=0.5),
+    uniform((2, 3)),
+    lambda link, x: F.linear_interpolate(
+        F.sigmoid(F.linear(x, on(link, numpy.full((3, 3), 0.5)),
+                           no_bias(link.transform))),
+        F.tanh(F.linear(x, on(link, W_4x3[:3]), no_bias(link.plain))), x),
+    reason='in_out_size is an argument; there is no lazy form')
+link_record(
+    'Highway:initial_biases', lambda: L.Highway(3, init_bh=0.5,
+                                                init_bt=given(B_3)),
+    uniform((2, 3)),
+    lambda link, x: F.linear_interpolate(
+        F.sigmoid(F.linear(x, link.transform.W.array, on(link, B_3))),
+        F.relu(F.linear(x, link.plain.W.array, on(link, [0.5] * 3))), x),
     reason='in_out_size is an argument; there is no lazy form')
 link_record(
     'SimplifiedDropconnect', lambda: L.SimplifiedDropconnect(3, 4),

@@ -6,6 +6,7 @@ from kusari.array import backend
 from kusari.array.configuration import using_config
 from kusari.autograd import functions as F
 from kusari.links import links as L
+from links.connection import B_4
 from links.connection import absent
 from links.connection import given
 from links.connection import on
@@ -39,15 +40,36 @@ _MEAN, _VAR = [0.5, -1, 0], [2, 0.5, 1]
 
 def _statistics_call(finetune=None, n_calls=None):
     """``call`` in training from the running statistics ``_MEAN`` and
-    ``_VAR`` (and, with ``finetune``, ``n_calls`` calls counted), so that
-    every call updates the same statistics."""
+    ``_VAR`` (and, with ``finetune``, ``n_calls`` calls counted; None
+    counts them from start_finetuning), so that every call updates the
+    same statistics."""
     def call(link, x):
         _with_statistics(link, _MEAN, _VAR)
         if finetune is None:
             return link(x)
-        link.N = n_calls
+        link.N = 5
+        if n_calls is None:
+            link.start_finetuning()
+        else:
+            link.N = n_calls
         return link(x, finetune=finetune)
     return call
+
+
+def _first_finetuning_call(link, x):
+    """A fine-tuning call of a link that counts its calls from the start
+    (``N`` as built); the statistics are set before it."""
+    _with_statistics(link, _MEAN, _VAR)
+    return link(x, finetune=True)
+
+
+def _counted_once(reference):
+    """``reference``, asserting first that the link counted one
+    fine-tuning call (the forward check calls it once)."""
+    def counted(link, x):
+        assert link.N == 1, f'{link!r}: N is {link.N} after one call'
+        return reference(link, x)
+    return counted
 
 
 def _updated_statistics(decay):
@@ -94,10 +116,17 @@ link_record(
            'checked by BatchNormalization:axis')
 link_record(
     # The first call of fine-tuning takes the batch's statistics, the
-    # third keeps a third of them.
+    # third keeps two thirds of the running ones.
     'BatchNormalization:finetune_first',
     lambda: L.BatchNormalization(3), uniform((4, 3)),
-    _updated_statistics(0.0), call=_statistics_call(True, 0),
+    _updated_statistics(0.0), call=_statistics_call(True),
+    reason='the statistics are set on a built link; the lazy form is '
+           'checked by BatchNormalization:axis')
+link_record(
+    # A new link counts its fine-tuning calls from zero.
+    'BatchNormalization:finetune_new',
+    lambda: L.BatchNormalization(3), uniform((4, 3)),
+    _counted_once(_updated_statistics(0.0)), call=_first_finetuning_call,
     reason='the statistics are set on a built link; the lazy form is '
            'checked by BatchNormalization:axis')
 link_record(
@@ -177,13 +206,33 @@ link_record(
     tolerances={numpy.float32: {'backward': {'atol': 5e-3}}},
     reason='size is a required argument; there is no lazy form')
 link_record(
+    # gamma ones, beta zeros, eps 1e-5 by default.
     'GroupNormalization', lambda: L.GroupNormalization(2, 4),
     uniform((2, 4, 3)),
     lambda link, x: F.group_normalization(
-        x, 2, link.gamma.array, link.beta.array, link.eps),
+        x, 2, *_unit_scale_and_shift(link), 1e-5),
     lazy=lambda: L.GroupNormalization(2))
 link_record(
+    'GroupNormalization:initializers',
+    lambda: L.GroupNormalization(2, 4, eps=1e-2, initial_gamma=given(B_4),
+                                 initial_beta=0.5),
+    uniform((2, 4, 3)),
+    lambda link, x: F.group_normalization(
+        x, 2, on(link, B_4), on(link, [0.5] * 4), 1e-2),
+    lazy=lambda: L.GroupNormalization(2, eps=1e-2, initial_gamma=given(B_4),
+                                      initial_beta=0.5))
+link_record(
+    # gamma ones, beta zeros, eps 1e-6 by default.
     'LayerNormalization', lambda: L.LayerNormalization(3), uniform((2, 3)),
     lambda link, x: F.layer_normalization(
-        x, link.gamma.array, link.beta.array, link.eps),
+        x, *_unit_scale_and_shift(link), 1e-6),
     lazy=lambda: L.LayerNormalization())
+link_record(
+    'LayerNormalization:initializers',
+    lambda: L.LayerNormalization(3, eps=1e-2, initial_gamma=0.5,
+                                 initial_beta=given(_MEAN)),
+    uniform((2, 3)),
+    lambda link, x: F.layer_normalization(
+        x, on(link, [0.5] * 3), on(link, _MEAN), 1e-2),
+    lazy=lambda: L.LayerNormalization(eps=1e-2, initial_gamma=0.5,
+                                      initial_beta=given(_MEAN)))

@@ -10,17 +10,44 @@ from kusari.links import links as L
 from links.connection import W_4x3
 from links.connection import given
 from links.connection import linear
+from links.connection import no_bias
 from links.connection import on
 from links.connection import uniform
+from links.connection import zero_bias
 
 _NO_LAZY = 'the input size is part of every weight; there is no lazy form'
 
 
-def gru(link, h, x):
-    """The documented GRU step on a GRU's six linear maps."""
-    r = F.sigmoid(linear(x, link.W_r) + linear(h, link.U_r))
-    z = F.sigmoid(linear(x, link.W_z) + linear(h, link.U_z))
-    h_bar = F.tanh(linear(x, link.W) + linear(r * h, link.U))
+def _default_map(x, layer):
+    """``layer``'s (a Linear of a GRU) map of ``x`` with the default
+    bias, zero."""
+    return F.linear(x, layer.W.array, zero_bias(layer))
+
+
+def _initialized_map(x, layer):
+    """The map of ``x`` by a GRU's Linear ``layer`` built by
+    ``_GRU_INITS``: weights 0.5 from the input (``W*``), -0.25 from the
+    state (``U*``), bias 0.125."""
+    size, in_size = layer.W.shape
+    weight = 0.5 if in_size == 3 else -0.25
+    return F.linear(x, on(layer, numpy.full((size, in_size), weight)),
+                    on(layer, [0.125] * size))
+
+
+_GRU_INITS = {'init': 0.5, 'inner_init': -0.25, 'bias_init': 0.125}
+
+
+def gru(link, h, x, apply=_default_map):
+    """The documented GRU step on a GRU's six linear maps (applied by
+    ``apply(x, layer)``); ``h`` None for the first step of a stateful
+    one, from no state."""
+    z = apply(x, link.W_z)
+    h_bar = apply(x, link.W)
+    if h is None:
+        return F.sigmoid(z) * F.tanh(h_bar)
+    r = F.sigmoid(apply(x, link.W_r) + apply(h, link.U_r))
+    z = F.sigmoid(z + apply(h, link.U_z))
+    h_bar = F.tanh(h_bar + apply(r * h, link.U))
     return F.linear_interpolate(z, h_bar, h)
 
 
@@ -98,7 +125,7 @@ def lstm_in(link, h, x, upward_W=None, bias=None, lateral_W=None):
     if h is None:
         return y
     return y + F.linear(h, link.lateral.W.array if lateral_W is None
-                        else lateral_W)
+                        else lateral_W, no_bias(link.lateral))
 
 
 def _zeros(link, x):
@@ -132,6 +159,12 @@ def _fresh(link, x):
     return link(x), link.c
 
 
+def _smaller_batch(link, c, h, x):
+    """A step on the first 3 rows of a state of 4: ``(y, c, h)``."""
+    c_new, y = F.lstm(c, lstm_in(link, h[:3], x))
+    return y, c_new, F.concat([y, h[3:]], axis=0)
+
+
 link_record(
     'LSTM', lambda: L.LSTM(3, 4), uniform((2, 4), (2, 4), (2, 3)),
     lambda link, c, h, x: F.lstm(c, lstm_in(link, h, x))[::-1],
@@ -149,12 +182,12 @@ link_record(
 link_record(
     # A batch smaller than the state's (sequences sorted by decreasing
     # length): the first rows step, the last row of h is kept (F.lstm
-    # keeps c's).
-    'LSTM:smaller_batch', lambda: L.LSTM(3, 4),
-    uniform((3, 4), (3, 4), (2, 3)),
-    lambda link, c, h, x: (lambda c_new, y: (y, c_new, F.concat(
-        [y, h[2:]], axis=0)))(*F.lstm(c, lstm_in(link, h[:2], x))),
-    call=stateful(_set_c_h, 'c', 'h'), lazy=lambda: L.LSTM(None, 4))
+    # keeps c's). A batch larger than the state size tells the batch
+    # axis from the other.
+    'LSTM:smaller_batch', lambda: L.LSTM(3, 2),
+    uniform((4, 2), (4, 2), (3, 3)),
+    _smaller_batch, call=stateful(_set_c_h, 'c', 'h'),
+    lazy=lambda: L.LSTM(None, 2))
 link_record(
     'StatelessLSTM', lambda: L.StatelessLSTM(3, 4),
     uniform((2, 4), (2, 4), (2, 3)),
@@ -181,6 +214,23 @@ for _name in ('GRU', 'StatefulGRU'):
 link_record(
     'StatelessGRU', lambda: L.StatelessGRU(3, 4), uniform((2, 4), (2, 3)),
     gru, lazy=lambda: L.StatelessGRU(None, 4))
+link_record(
+    'StatelessGRU:initializers',
+    lambda: L.StatelessGRU(3, 4, **_GRU_INITS), uniform((2, 4), (2, 3)),
+    lambda link, h, x: gru(link, h, x, _initialized_map),
+    lazy=lambda: L.StatelessGRU(None, 4, **_GRU_INITS))
+link_record(
+    'StatefulGRU:initializers',
+    lambda: L.StatefulGRU(3, 4, **_GRU_INITS), uniform((2, 4), (2, 3)),
+    lambda link, h, x: gru(link, h, x, _initialized_map),
+    call=stateful(_set_h), lazy=lambda: L.StatefulGRU(None, 4, **_GRU_INITS))
+link_record(
+    # No state yet: the first step is z * h_bar.
+    'StatefulGRU:fresh_state', lambda: L.StatefulGRU(3, 4), uniform((2, 3)),
+    lambda link, x: gru(link, None, x),
+    call=lambda link, x: (link.reset_state(), link(x))[1],
+    reason='a first step without state leaves W_r, unused, uninitialized '
+           '(as in Chainer); the lazy form is checked by StatefulGRU')
 link_record(
     'StatefulMGU', lambda: L.StatefulMGU(3, 4), uniform((2, 4), (2, 3)),
     mgu, call=stateful(_set_h), reason=_NO_LAZY)
