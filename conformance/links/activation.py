@@ -12,9 +12,10 @@ from links.connection import zero_bias
 
 _NO_LAZY = 'the shape of W is an argument; there is no lazy form'
 # Maxout's weight (out_size, pool_size, in_size) and bias (out_size,
-# pool_size) given as arrays.
-_MAXOUT_W = numpy.linspace(-1, 1, 18).reshape(2, 3, 3)
-_MAXOUT_B = numpy.linspace(-0.5, 0.5, 6).reshape(2, 3)
+# pool_size) given as arrays; out_size - pool_size is not -1, which
+# reshape would read as 'the rest'.
+_MAXOUT_W = numpy.linspace(-1, 1, 18).reshape(3, 2, 3)
+_MAXOUT_B = numpy.linspace(-0.5, 0.5, 6).reshape(3, 2)
 
 link_record(
     # W starts at 0.25.
@@ -44,11 +45,11 @@ link_record(
     lazy=lambda: L.Maxout(None, 2, 3))
 link_record(
     'Maxout:initializers',
-    lambda: L.Maxout(3, 2, 3, initialW=given(_MAXOUT_W),
+    lambda: L.Maxout(3, 3, 2, initialW=given(_MAXOUT_W),
                      initial_bias=given(_MAXOUT_B)),
     uniform((2, 3)),
     lambda link, x: F.maxout(F.linear(x, on(link, _MAXOUT_W.reshape(6, 3)),
-                                      on(link, _MAXOUT_B.reshape(6))), 3),
+                                      on(link, _MAXOUT_B.reshape(6))), 2),
     reason='an array initialW has the shape (out_size, pool_size, '
            'in_size); there is no lazy form')
 link_record(

@@ -129,9 +129,9 @@ link_record(
         on(link, numpy.full((3, 4), 0.5)), on(link, B_4)),
     reason='both input sizes are arguments; there is no lazy form')
 link_record(
-    # axis defaults to 1.
+    # axis defaults to 1, b starts at zero.
     'Bias', lambda: L.Bias(shape=(3,)), uniform((2, 3, 2)),
-    lambda link, x: F.bias(x, link.b.array, 1),
+    lambda link, x: F.bias(x, zero_bias(link), 1),
     reason='the shape of b is an argument; there is no lazy form')
 link_record(
     # Built without a shape: the bias is the second input.
@@ -146,17 +146,24 @@ link_record(
     lambda link, x: F.bias(F.scale(x, link.xp.ones(3, x.dtype), 1),
                            zero_bias(link.bias), 1),
     reason='the shape of W is an argument; there is no lazy form')
-def _scale_without_bias(link, x):
-    """Scale's map of ``x`` along axis 1, asserting it has no bias."""
+def _scale_without_bias(link, x, y=None):
+    """Scale's map of ``x`` along axis 1 by its W (or by ``y``),
+    asserting it has no bias."""
     absent(getattr(link, 'bias', None), 'bias')
-    return F.scale(x, link.W.array, 1)
+    return F.scale(x, link.W.array if y is None else y, 1)
 
 
 link_record(
     # No bias by default; axis 1 by default.
     'Scale:no_bias_term', lambda: L.Scale(W_shape=(3,)), uniform((2, 3, 2)),
-    lambda link, x: _scale_without_bias(link, x),
+    _scale_without_bias,
     reason='the shape of W is an argument; there is no lazy form')
+link_record(
+    # Every option at its default: the scale is the second input (axis 1),
+    # no bias.
+    'Scale:defaults', lambda: L.Scale(), uniform((2, 3, 2), (3,)),
+    _scale_without_bias,
+    reason='without parameters, nothing is left to a first call')
 link_record(
     # Built without W_shape: the scale is the second input; the bias
     # takes bias_shape.

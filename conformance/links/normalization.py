@@ -213,6 +213,13 @@ link_record(
         x, 2, *_unit_scale_and_shift(link), 1e-5),
     lazy=lambda: L.GroupNormalization(2))
 link_record(
+    # (N, C) alone: two axes are enough.
+    'GroupNormalization:2d', lambda: L.GroupNormalization(2, 4),
+    uniform((3, 4)),
+    lambda link, x: F.group_normalization(
+        x, 2, *_unit_scale_and_shift(link), 1e-5),
+    lazy=lambda: L.GroupNormalization(2))
+link_record(
     'GroupNormalization:initializers',
     lambda: L.GroupNormalization(2, 4, eps=1e-2, initial_gamma=given(B_4),
                                  initial_beta=0.5),
