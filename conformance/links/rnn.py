@@ -1,27 +1,53 @@
 """Records of the recurrent layers. A stateful layer is given its state as
 inputs before each call, so that repeated calls give the same outputs and
 the gradients of the state are checked too."""
+import numpy
+
 from harness.link_record import link_record
 from kusari.array.configuration import using_config
 from kusari.autograd import functions as F
 from kusari.links import layers as L
+from links.connection import W_4x3
+from links.connection import given
 from links.connection import linear
+from links.connection import no_bias
+from links.connection import on
 from links.connection import uniform
+from links.connection import zero_bias
 
 _NO_LAZY = 'the input size is part of every weight; there is no lazy form'
 
 
-def lstm(link, c, h, x):
-    """F.lstm on the pre-activations of an LSTM's ``upward`` and
-    ``lateral`` maps."""
-    return F.lstm(c, linear(x, link.upward) + linear(h, link.lateral))
+def _default_map(x, layer):
+    """``layer``'s (a Linear of a GRU) map of ``x`` with the default
+    bias, zero."""
+    return F.linear(x, layer.W.array, zero_bias(layer))
 
 
-def gru(link, h, x):
-    """The documented GRU step on a GRU's six linear maps."""
-    r = F.sigmoid(linear(x, link.W_r) + linear(h, link.U_r))
-    z = F.sigmoid(linear(x, link.W_z) + linear(h, link.U_z))
-    h_bar = F.tanh(linear(x, link.W) + linear(r * h, link.U))
+def _initialized_map(x, layer):
+    """The map of ``x`` by a GRU's Linear ``layer`` built by
+    ``_GRU_INITS``: weights 0.5 from the input (``W*``), -0.25 from the
+    state (``U*``), bias 0.125."""
+    size, in_size = layer.W.shape
+    weight = 0.5 if in_size == 3 else -0.25
+    return F.linear(x, on(layer, numpy.full((size, in_size), weight)),
+                    on(layer, [0.125] * size))
+
+
+_GRU_INITS = {'init': 0.5, 'inner_init': -0.25, 'bias_init': 0.125}
+
+
+def gru(link, h, x, apply=_default_map):
+    """The documented GRU step on a GRU's six linear maps (applied by
+    ``apply(x, layer)``); ``h`` None for the first step of a stateful
+    one, from no state."""
+    z = apply(x, link.W_z)
+    h_bar = apply(x, link.W)
+    if h is None:
+        return F.sigmoid(z) * F.tanh(h_bar)
+    r = F.sigmoid(apply(x, link.W_r) + apply(h, link.U_r))
+    z = F.sigmoid(z + apply(h, link.U_z))
+    h_bar = F.tanh(h_bar + apply(r * h, link.U))
     return F.linear_interpolate(z, h_bar, h)
 
 
@@ -82,14 +108,104 @@ def _inference(call):
     return in_inference
 
 
+def gate_bias(link, bias=0.0, forget=1.0):
+    """The bias an LSTM's ``upward`` map starts with: ``bias`` for the
+    a, i, o gates and ``forget`` for the f gate (by default 0 and 1),
+    interleaved as F.lstm reads them."""
+    return on(link, numpy.tile([bias, bias, forget, bias],
+                               link.state_size))
+
+
+def lstm_in(link, h, x, upward_W=None, bias=None, lateral_W=None):
+    """The gate pre-activations of an LSTM step from ``x`` and (unless
+    None) ``h``: its weights (or those given) and the default bias (or
+    the one given)."""
+    y = F.linear(x, link.upward.W.array if upward_W is None else upward_W,
+                 gate_bias(link) if bias is None else bias)
+    if h is None:
+        return y
+    return y + F.linear(h, link.lateral.W.array if lateral_W is None
+                        else lateral_W, no_bias(link.lateral))
+
+
+def _zeros(link, x):
+    return link.xp.zeros((x.shape[0], link.state_size), x.dtype)
+
+
+_GATE_INITS = dict(upward_init=W_4x3, lateral_init=0.25, bias_init=0.5,
+                   forget_bias_init=-0.5)
+
+
+def _initialized(build):
+    """``build`` with the gate initializers of ``_GATE_INITS`` (the
+    per-gate upward weight given as an array)."""
+    def initialized(*args):
+        with_array = dict(_GATE_INITS, upward_init=given(W_4x3))
+        return build(*args, **with_array)
+    return initialized
+
+
+def _initialized_lstm_in(link, h, x):
+    """lstm_in of a layer built by ``_initialized``: every gate's upward
+    weight is ``W_4x3``, the lateral weights 0.25."""
+    return lstm_in(link, h, x, on(link, numpy.tile(W_4x3, (4, 1))),
+                   gate_bias(link, 0.5, -0.5),
+                   on(link, numpy.full((16, 4), 0.25)))
+
+
+def _fresh(link, x):
+    """A stateful LSTM's first step (outputs y and c) from no state."""
+    link.reset_state()
+    return link(x), link.c
+
+
+def _smaller_batch(link, c, h, x):
+    """A step on the first 3 rows of a state of 4: ``(y, c, h)``."""
+    c_new, y = F.lstm(c, lstm_in(link, h[:3], x))
+    return y, c_new, F.concat([y, h[3:]], axis=0)
+
+
 link_record(
     'LSTM', lambda: L.LSTM(3, 4), uniform((2, 4), (2, 4), (2, 3)),
-    lambda link, c, h, x: lstm(link, c, h, x)[::-1],
+    lambda link, c, h, x: F.lstm(c, lstm_in(link, h, x))[::-1],
     call=stateful(_set_c_h, 'c'), lazy=lambda: L.LSTM(None, 4))
 link_record(
+    'LSTM:initializers', lambda: _initialized(L.LSTM)(3, 4),
+    uniform((2, 4), (2, 4), (2, 3)),
+    lambda link, c, h, x: F.lstm(c, _initialized_lstm_in(link, h, x))[::-1],
+    call=stateful(_set_c_h, 'c'), lazy=lambda: _initialized(L.LSTM)(4))
+link_record(
+    # No state yet: c starts at zeros and h adds nothing.
+    'LSTM:fresh_state', lambda: L.LSTM(3, 4), uniform((2, 3)),
+    lambda link, x: F.lstm(_zeros(link, x), lstm_in(link, None, x))[::-1],
+    call=_fresh, lazy=lambda: L.LSTM(4))
+link_record(
+    # A batch smaller than the state's (sequences sorted by decreasing
+    # length): the first rows step, the last row of h is kept (F.lstm
+    # keeps c's). A batch larger than the state size tells the batch
+    # axis from the other.
+    'LSTM:smaller_batch', lambda: L.LSTM(3, 2),
+    uniform((4, 2), (4, 2), (3, 3)),
+    _smaller_batch, call=stateful(_set_c_h, 'c', 'h'),
+    lazy=lambda: L.LSTM(None, 2))
+link_record(
     'StatelessLSTM', lambda: L.StatelessLSTM(3, 4),
-    uniform((2, 4), (2, 4), (2, 3)), lstm,
+    uniform((2, 4), (2, 4), (2, 3)),
+    lambda link, c, h, x: F.lstm(c, lstm_in(link, h, x)),
     lazy=lambda: L.StatelessLSTM(None, 4))
+link_record(
+    'StatelessLSTM:initializers',
+    lambda: _initialized(L.StatelessLSTM)(3, 4),
+    uniform((2, 4), (2, 4), (2, 3)),
+    lambda link, c, h, x: F.lstm(c, _initialized_lstm_in(link, h, x)),
+    lazy=lambda: _initialized(L.StatelessLSTM)(4))
+link_record(
+    # c and h None: zeros, and no lateral term.
+    'StatelessLSTM:no_state', lambda: L.StatelessLSTM(3, 4),
+    uniform((2, 3)),
+    lambda link, x: F.lstm(_zeros(link, x), lstm_in(link, None, x)),
+    call=lambda link, x: link(None, None, x),
+    lazy=lambda: L.StatelessLSTM(4))
 for _name in ('GRU', 'StatefulGRU'):
     link_record(
         _name, lambda name=_name: getattr(L, name)(3, 4),
@@ -98,6 +214,23 @@ for _name in ('GRU', 'StatefulGRU'):
 link_record(
     'StatelessGRU', lambda: L.StatelessGRU(3, 4), uniform((2, 4), (2, 3)),
     gru, lazy=lambda: L.StatelessGRU(None, 4))
+link_record(
+    'StatelessGRU:initializers',
+    lambda: L.StatelessGRU(3, 4, **_GRU_INITS), uniform((2, 4), (2, 3)),
+    lambda link, h, x: gru(link, h, x, _initialized_map),
+    lazy=lambda: L.StatelessGRU(None, 4, **_GRU_INITS))
+link_record(
+    'StatefulGRU:initializers',
+    lambda: L.StatefulGRU(3, 4, **_GRU_INITS), uniform((2, 4), (2, 3)),
+    lambda link, h, x: gru(link, h, x, _initialized_map),
+    call=stateful(_set_h), lazy=lambda: L.StatefulGRU(None, 4, **_GRU_INITS))
+link_record(
+    # No state yet: the first step is z * h_bar.
+    'StatefulGRU:fresh_state', lambda: L.StatefulGRU(3, 4), uniform((2, 3)),
+    lambda link, x: gru(link, None, x),
+    call=lambda link, x: (link.reset_state(), link(x))[1],
+    reason='a first step without state leaves W_r, unused, uninitialized '
+           '(as in Chainer); the lazy form is checked by StatefulGRU')
 link_record(
     'StatefulMGU', lambda: L.StatefulMGU(3, 4), uniform((2, 4), (2, 3)),
     mgu, call=stateful(_set_h), reason=_NO_LAZY)

@@ -1,5 +1,7 @@
 """Activation layers with parameters and SimplifiedDropconnect: forward
 and gradients against NumPy, lazy shapes, initializer layouts."""
+import re
+
 import numpy
 import pytest
 
@@ -105,3 +107,14 @@ def test_simplified_dropconnect_saves_no_mask(tmp_path):
                 mask=numpy.ones((4, 3, 2)))
     load_npz(str(path), link)
     numpy.testing.assert_array_equal(link.W.array, 1)
+
+
+@pytest.mark.parametrize('name, shape', [
+    ('initialW', (6, 4)), ('initialW', (3, 3, 4)),
+    ('initial_bias', (6,)), ('initial_bias', (3, 2)), ('initial_bias', (2,)),
+])
+def test_maxout_rejects_arrays_of_another_shape(name, shape):
+    expected = (2, 3, 4) if name == 'initialW' else (2, 3)
+    with pytest.raises(ValueError, match=rf'Maxout: {name} must have shape '
+                       rf'{re.escape(str(expected))}'):
+        L.Maxout(4, 2, 3, **{name: numpy.zeros(shape, numpy.float32)})

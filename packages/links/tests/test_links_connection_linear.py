@@ -170,3 +170,17 @@ def test_lazy_link_error_names_the_child():
 def test_bad_sizes(args, error):
     with pytest.raises(error, match='Linear: .*_size must be a positive'):
         L.Linear(*args)
+
+
+@pytest.mark.parametrize('b_shape', [(3,), (2, 1), ()])
+def test_from_params_rejects_a_bias_of_another_shape(b_shape):
+    with pytest.raises(ValueError,
+                       match=r'b must have shape \(2,\) for W of shape'):
+        L.Linear.from_params(ref.uniform(2, 3), numpy.zeros(b_shape))
+
+
+def test_lazy_link_with_batch_axes_rejects_input_without_feature_axes():
+    link = L.Linear(2)
+    with pytest.raises(ValueError, match='n_batch_axes=2'):
+        link(numpy.ones((3, 4), numpy.float32), n_batch_axes=2)
+    assert link.W.array is None

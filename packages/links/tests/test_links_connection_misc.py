@@ -126,6 +126,13 @@ def test_bilinear_defaults():
     assert 'V1' not in dict(L.Bilinear(3, 2, 4, nobias=True).namedparams())
 
 
+@pytest.mark.parametrize('initial_bias', [(0, 0), (0, 0, 0, 0), ()])
+def test_bilinear_takes_three_bias_initializers(initial_bias):
+    with pytest.raises(ValueError, match=r'initial_bias must be \(V1, V2, '
+                       rf'b\) initializers; got {len(initial_bias)} items'):
+        L.Bilinear(3, 2, 4, initial_bias=initial_bias)
+
+
 @autograd_testing.parameterize({'ignore_label': None}, {'ignore_label': 1})
 @autograd_testing.inject_backend_tests(None, BACKENDS)
 class TestEmbedID(ref.ConnectionLinkTest):

@@ -1,6 +1,8 @@
 """Normalization layers: forward and gradients against NumPy, running
 statistics over several calls, train/test behaviour, lazy sizes, and a
 bit-exact serialization round trip of a Chain with BatchNormalization."""
+import re
+
 import numpy
 import pytest
 
@@ -171,6 +173,32 @@ def test_batch_normalization_options():
         L.BatchNormalization()
     with pytest.raises(ValueError, match='test argument'):
         link(numpy.zeros((2, 3, 5), numpy.float32), test=True)
+
+
+def test_batch_normalization_rejects_unknown_keywords():
+    link = L.BatchNormalization(3)
+    with pytest.raises(TypeError, match='unexpected keyword arguments '
+                                        'decay, train'):
+        link(numpy.zeros((2, 3), numpy.float32), train=True, decay=0.5)
+
+
+@pytest.mark.parametrize('axis, shape', [
+    ((0, 3), (2, 3, 4)), ((-4,), (2, 3, 4)), (0, ()),
+])
+def test_lazy_batch_normalization_rejects_axes_outside_x(axis, shape):
+    link = L.BatchNormalization(axis=axis)
+    with pytest.raises(ValueError, match='cannot infer size from x of '
+                                         rf'shape {re.escape(str(shape))}'):
+        link(numpy.zeros(shape, numpy.float32))
+    assert link.avg_mean is None
+
+
+@pytest.mark.parametrize('axis, size', [((2,), (2, 3)), ((-3,), (3, 4)),
+                                        ((0, -1), (3,))])
+def test_lazy_batch_normalization_axes_at_the_bounds(axis, size):
+    link = L.BatchNormalization(axis=axis)
+    link(numpy.ones((2, 3, 4), numpy.float32))
+    assert link.avg_mean.shape == size
 
 
 def test_batch_normalization_dtype():
