@@ -8,6 +8,7 @@ import pytest
 from harness import link_checks
 from harness import link_record as link_record_module
 from kusari.array import backend
+from kusari.autograd import function_node
 from kusari.autograd import functions as F
 from kusari.links import layers as L
 from links.connection import linear
@@ -45,6 +46,49 @@ class _UnsavedScale(L.Linear):
         return super().forward(x) * self.scale
 
 
+class _OverwrittenGradient(function_node.FunctionNode):
+    """x W^T whose backward sets W's gradient instead of adding to it."""
+
+    def __init__(self, param):
+        self.param = param
+
+    def forward(self, inputs):
+        x, W = inputs
+        self.retain_inputs((0, 1))
+        return x @ W.T,
+
+    def backward(self, indexes, grad_outputs):
+        x, W = self.get_retained_inputs()
+        gy, = grad_outputs
+        self.param.grad = gy.array.T @ x.array
+        return F.matmul(gy, W), None
+
+
+class _OverwritingLinear(L.Linear):
+    """A Linear without bias whose W's gradient is overwritten, not
+    accumulated, by each call's backward."""
+
+    def forward(self, x):
+        return _OverwrittenGradient(self.W).apply((x, self.W))[0]
+
+
+class _MemoryOrder(L.Linear):
+    """A Linear that reads its input in memory order."""
+
+    def forward(self, x):
+        xp = backend.get_array_module(x.array)
+        flat = xp.ravel(x.array, order='K').reshape(x.shape)
+        return super().forward(flat)
+
+
+class _NeverInitialized(L.Linear):
+    """A lazy Linear whose calls leave W uninitialized."""
+
+    def forward(self, x):
+        xp = backend.get_array_module(x.array)
+        return F.linear(x, xp.zeros((self.out_size, x.shape[1]), x.dtype))
+
+
 @pytest.fixture
 def record(monkeypatch):
     monkeypatch.setattr(link_record_module, 'LINK_RECORDS', {})
@@ -75,6 +119,25 @@ def test_lazy_check_compares_shapes(record):
     broken = record(lambda: L.Linear(3, 4), lazy=lambda: L.Linear(None, 5))
     with pytest.raises(AssertionError, match='lazy initialisation gives'):
         link_checks.check_lazy(broken, _FLOAT64, _CPU)
+
+
+def test_lazy_check_names_a_parameter_left_uninitialized(record):
+    broken = record(lambda: L.Linear(3, 4),
+                    lazy=lambda: _NeverInitialized(None, 4))
+    with pytest.raises(AssertionError, match=r"'/W': \(None, None\)"):
+        link_checks.check_lazy(broken, _FLOAT64, _CPU)
+
+
+def test_called_twice_check_needs_gradients_to_accumulate(record):
+    broken = record(lambda: _OverwritingLinear(3, 4, nobias=True))
+    with pytest.raises(AssertionError, match='not twice those of one'):
+        link_checks.check_called_twice(broken, _FLOAT64, _CPU)
+
+
+def test_layouts_check_compares_views(record):
+    broken = record(lambda: _MemoryOrder(3, 4))
+    with pytest.raises(AssertionError, match="laid out 'fortran'"):
+        link_checks.check_layouts(broken, _FLOAT64, _CPU)
 
 
 def test_serialize_check_compares_outputs(record):
