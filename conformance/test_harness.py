@@ -3,11 +3,18 @@ incomplete declarations."""
 import numpy
 import pytest
 from hypothesis import given
+from hypothesis import settings
 from hypothesis import strategies as st
 
+from harness import checks
 from harness import record as record_module
 from harness.profiles import conformance_settings
 from harness import strategies
+from kusari.array import backend
+from kusari.array import configuration
+from kusari.autograd import function_node
+
+_CPU = backend.CpuDevice()
 
 
 @conformance_settings
@@ -85,3 +92,72 @@ def test_record_tolerance_overrides_merge(monkeypatch):
         'atol': 0.5, 'rtol': 1e-2}
     assert entry.tolerance(numpy.float32, 'forward') == (
         record_module.DEFAULT_TOLERANCES[numpy.dtype('float32')]['forward'])
+
+
+class _GraphPathDoubles(function_node.FunctionNode):
+    """The identity whose backward, when it builds a graph, doubles."""
+
+    def forward(self, inputs):
+        return inputs[0].copy(),
+
+    def backward(self, indexes, grad_outputs):
+        gy, = grad_outputs
+        return gy * 2 if configuration.config.enable_backprop else gy,
+
+
+class _Overwrites(function_node.FunctionNode):
+    """The identity whose gradient replaces the one already summed for
+    its input instead of adding to it."""
+
+    def forward(self, inputs):
+        return inputs[0].copy(),
+
+    def backward_accumulate(self, indexes, grad_outputs, grad_inputs):
+        return grad_outputs
+
+
+def _memory_order(x):
+    """The identity on the values in memory order: right for C order
+    only."""
+    return x * x.xp.ravel(x.array, order='K').reshape(x.shape)
+
+
+@pytest.mark.parametrize('func, check, message', [
+    (lambda x: _GraphPathDoubles().apply((x,))[0], checks.check_graph_path,
+     'built as a graph differs'),
+    (lambda x: _Overwrites().apply((x,))[0], checks.check_reused_inputs,
+     'not twice that of one'),
+    (_memory_order, checks.check_layouts, 'depends on the layout'),
+])
+def test_generic_checks_fail_on_broken_functions(monkeypatch, func, check,
+                                                  message):
+    monkeypatch.setattr(record_module, 'RECORDS', {})
+    broken = record_module.record(
+        'broken', func, reference=lambda x: x,
+        inputs=(strategies.floats(shape=(3, 2)),))
+
+    @settings(max_examples=20, deadline=None, database=None,
+              derandomize=True)
+    @given(st.data())
+    def run(data):
+        case = checks.draw_case(data.draw, broken, numpy.float64, _CPU)
+        check(case, data.draw)
+
+    with pytest.raises(AssertionError, match=message):
+        run()
+
+
+@pytest.mark.parametrize('layout', checks.LAYOUTS)
+def test_laid_out_keeps_the_values_in_another_layout(layout):
+    x = numpy.arange(6.0).reshape(2, 3)
+    view = checks.laid_out(x, layout, axis=1)
+    expected = numpy.broadcast_to(x[:, :1], x.shape) \
+        if layout == 'broadcast' else x
+    numpy.testing.assert_array_equal(view, expected)
+    strides = {'contiguous': (24, 8), 'fortran': (8, 16),
+               'reversed': (-24, -8), 'strided': (96, 16),
+               'offset': (24, 8), 'broadcast': (8, 0)}[layout]
+    assert view.strides == strides
+    if layout == 'offset':  # one element into a buffer of seven
+        assert view.base.size == 7
+        assert view.ctypes.data == view.base.ctypes.data + 8
