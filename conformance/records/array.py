@@ -380,6 +380,18 @@ record('as_strided:of_view', _as_strided_of_view,
        inputs=_as_strided_sample(view=True), any_layout=False,
        reason='it views the memory under its input: a view of another '
               'layout holds its values elsewhere in that memory')
+def _as_strided_of_broadcast(x, **options):
+    """as_strided of x broadcast to two rows, an input that views each
+    element of its memory twice: as_strided shares the gradient of each
+    such element between its two places (the broadcast sums them back)."""
+    return F.as_strided(F.broadcast_to(x, (2,) + x.shape), **options)
+
+
+record('as_strided:overlapping_input', _as_strided_of_broadcast,
+       reference=_as_strided_reference, inputs=_as_strided_sample(),
+       any_layout=False,
+       reason='it views the memory under its input: a view of another '
+              'layout holds its values elsewhere in that memory')
 record('copy', lambda x: F.copy(x, backend.get_device_from_array(x.array)),
        reference=lambda x: x, inputs=(floats(),))
 
