@@ -139,21 +139,15 @@ def check_backward_subset(case, draw):
     y_grads = _draw_like(draw, outputs, case.device)
     full = _input_grads(case, candidates, y_grads)
     part = _input_grads(case, chosen, y_grads)
-    name = case.record.name
     for i in candidates:
-        if i not in chosen:
-            assert part[i] is None, (
-                f'{name}: input {i} requires no gradient but got one '
-                f'when only inputs {sorted(chosen)} require one')
-            continue
-        # None stands for zeros (an input the outputs do not depend on).
-        expected, got = (
-            numpy.zeros(case.host[i].shape) if g is None else _to_host(g)
-            for g in (full[i], part[i]))
-        numpy.testing.assert_allclose(
-            got, expected, rtol=1e-5, atol=1e-6,
-            err_msg=f'{name}: the gradient of input {i} changes when only '
-                    f'inputs {sorted(chosen)} require one')
+        assert i in chosen or part[i] is None, (
+            f'{case.record.name}: input {i} requires no gradient but got '
+            f'one when only inputs {sorted(chosen)} require one')
+    _assert_grads_close(
+        case, [part[i] if i in chosen else None for i in range(len(part))],
+        [full[i] if i in chosen else None for i in range(len(full))],
+        f'changes when only inputs {sorted(chosen)} require one',
+        {'rtol': 1e-5, 'atol': 1e-6})
 
 
 def _input_grads(case, requiring, y_grads, inputs=None, calls=1,
@@ -175,8 +169,9 @@ def _input_grads(case, requiring, y_grads, inputs=None, calls=1,
 
 
 def _assert_grads_close(case, got, expected, what, tolerance=None):
-    """Input gradients ``got`` equal ``expected`` (None: zeros), with the
-    backward tolerance of the case's dtype unless one is given."""
+    """Input gradients ``got`` equal ``expected`` (None stands for zeros:
+    an input the outputs do not depend on), with the backward tolerance of
+    the case's dtype unless one is given."""
     tolerance = tolerance or case.record.tolerance(case.dtype, 'backward')
     for i, (g, e) in enumerate(zip(got, expected)):
         if g is None and e is None:
