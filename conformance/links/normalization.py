@@ -14,9 +14,10 @@ from links.connection import uniform
 
 
 def _with_statistics(link, mean, var):
-    """``link`` with the running statistics ``mean`` and ``var``."""
-    link.avg_mean[...] = mean
-    link.avg_var[...] = var
+    """``link`` with the running statistics ``mean`` and ``var`` (lists,
+    sent to the link's device)."""
+    link.avg_mean[...] = link.xp.asarray(mean)
+    link.avg_var[...] = link.xp.asarray(var)
     return link
 
 

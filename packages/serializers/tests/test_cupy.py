@@ -24,13 +24,16 @@ def test_saving_copies_cupy_arrays_to_the_host(cupy):
 
 
 @pytest.mark.gpu
-@pytest.mark.parametrize('contiguous', [True, False])
-def test_loading_fills_cupy_arrays_in_place(cupy, fmt, tmp_path, contiguous):
+@pytest.mark.parametrize('layout', ['contiguous', 'transposed', '0-d'])
+def test_loading_fills_cupy_arrays_in_place(cupy, fmt, tmp_path, layout):
     path = str(tmp_path / f'm{fmt.suffix}')
-    saved = numpy.arange(6, dtype=numpy.float64).reshape(2, 3)
+    saved = (numpy.array(5.0) if layout == '0-d'
+             else numpy.arange(6, dtype=numpy.float64).reshape(2, 3))
     fmt.save(path, Tree({'W': saved}))
-    destination = (cupy.zeros((2, 3), cupy.float32) if contiguous
-                   else cupy.zeros((3, 2), cupy.float32).T)
+    destination = {
+        'contiguous': lambda: cupy.zeros((2, 3), cupy.float32),
+        'transposed': lambda: cupy.zeros((3, 2), cupy.float32).T,
+        '0-d': lambda: cupy.zeros((), cupy.float32)}[layout]()
     target = Tree({'W': destination})
     fmt.load(path, target)
     assert target.values['W'] is destination

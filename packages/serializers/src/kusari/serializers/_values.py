@@ -68,7 +68,8 @@ def _check_array(value, loaded, key, source):
 
 
 def _copy_to_device(value, loaded):
-    host = numpy.ascontiguousarray(loaded, dtype=value.dtype)
+    # asarray, not ascontiguousarray: that one makes a 0-d array 1-d.
+    host = numpy.asarray(loaded, dtype=value.dtype, order='C')
     if value.flags.c_contiguous:
         value.set(host)
     else:
