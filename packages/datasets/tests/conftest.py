@@ -1,4 +1,5 @@
-"""Fixtures of the dataset tests: a dataset root and a local HTTP server.
+"""Fixtures of the dataset tests: a dataset root, a local HTTP server,
+and the concrete datasets without their published checksums.
 
 The server (``file_server``) runs on 127.0.0.1 in a thread. It serves
 ``files`` (URL path -> bytes), records every requested path, and can cut a
@@ -12,6 +13,14 @@ import time
 import pytest
 
 from kusari.array import configuration
+from kusari.datasets import cifar
+from kusari.datasets import fashion_mnist
+from kusari.datasets import kuzushiji_mnist
+from kusari.datasets import mnist
+from kusari.datasets import ptb
+from kusari.datasets import svhn
+
+CONCRETE = (cifar, fashion_mnist, kuzushiji_mnist, mnist, ptb, svhn)
 
 
 class FileServer:
@@ -80,3 +89,18 @@ def dataset_root(tmp_path, monkeypatch):
     monkeypatch.setattr(configuration.global_config, 'dataset_root',
                         str(root))
     return root
+
+
+@pytest.fixture
+def concrete_modules():
+    """The modules of the downloaded datasets."""
+    return CONCRETE
+
+
+@pytest.fixture
+def unpublished(monkeypatch):
+    """Every concrete dataset's files without a published checksum, so
+    that small made-up files stand in for them."""
+    for module in CONCRETE:
+        monkeypatch.setattr(module, 'CHECKSUMS',
+                            dict.fromkeys(module.CHECKSUMS))

@@ -37,7 +37,7 @@ def cifar10_archive(rng):
 
 
 @pytest.fixture
-def served(file_server, dataset_root, monkeypatch):
+def served(file_server, dataset_root, monkeypatch, unpublished):
     monkeypatch.setenv(_concrete.MIRROR_ENV, file_server.url('m'))
     rng = numpy.random.default_rng(0)
     archive, batches = cifar10_archive(rng)

@@ -1,3 +1,6 @@
+import hashlib
+import io
+import logging
 import os
 import threading
 
@@ -20,8 +23,7 @@ def server(file_server):
 
 def _cache_entries(root):
     cache = root / '_dl_cache'
-    return sorted(p.name for p in cache.iterdir()
-                  if not p.name.endswith('.lock'))
+    return sorted(p.name for p in cache.iterdir())
 
 
 def test_dataset_root_follows_config_and_setter(tmp_path, monkeypatch):
@@ -83,11 +85,11 @@ def test_cut_short_download_leaves_nothing(root, server):
 def test_interrupted_download_leaves_nothing(root, server, monkeypatch):
     server.files['a.bin'] = b'payload'
 
-    def interrupted(src, dst):
-        dst.write(b'pay')
+    def interrupted(reply, out, announced):
+        out.write(b'pay')
         raise KeyboardInterrupt
 
-    monkeypatch.setattr(download.shutil, 'copyfileobj', interrupted)
+    monkeypatch.setattr(download, '_copy', interrupted)
     with pytest.raises(KeyboardInterrupt):
         download.cached_download(server.url('a.bin'))
     assert _cache_entries(root) == []
@@ -117,6 +119,7 @@ def test_concurrent_downloads_serialise(root, server):
         thread.join()
     assert server.requests == ['a.bin']
     assert len(set(paths)) == 1 and len(paths) == 3
+    assert _cache_entries(root) == [os.path.basename(paths[0])]
 
 
 def test_cache_or_load_file_creates_once(tmp_path):
@@ -137,8 +140,7 @@ def test_cache_or_load_file_creates_once(tmp_path):
     assert download.cache_or_load_file(path, creator, loader) == 'created'
     assert download.cache_or_load_file(path, creator, loader) == [0, 1, 2]
     assert len(calls) == 1
-    assert sorted(os.listdir(tmp_path / 'sub')) == ['data.npz',
-                                                    'data.npz.lock']
+    assert os.listdir(tmp_path / 'sub') == ['data.npz']   # no lock left
 
 
 def test_cache_or_load_file_failing_creator_leaves_nothing(tmp_path):
@@ -151,7 +153,7 @@ def test_cache_or_load_file_failing_creator_leaves_nothing(tmp_path):
 
     with pytest.raises(RuntimeError, match='boom'):
         download.cache_or_load_file(path, creator, open)
-    assert os.listdir(tmp_path) == ['data.txt.lock']
+    assert os.listdir(tmp_path) == []
 
 
 def test_cache_or_load_file_creator_must_write(tmp_path):
@@ -189,3 +191,60 @@ def test_cache_or_load_file_concurrent_creation_serialises(tmp_path):
         thread.join()
     assert results == ['made'] * 3
     assert len(calls) == 1
+    assert os.listdir(tmp_path) == ['x.txt']
+
+
+def _sha256(data):
+    return 'sha256:' + hashlib.sha256(data).hexdigest()
+
+
+def test_checksum_match_is_cached(root, server):
+    server.files['a.bin'] = b'payload'
+    path = download.cached_download(server.url('a.bin'),
+                                    _sha256(b'payload'))
+    assert open(path, 'rb').read() == b'payload'
+
+
+def test_checksum_mismatch_is_reported_and_not_cached(root, server):
+    server.files['a.bin'] = b'tampered'
+    with pytest.raises(ValueError, match=r'a\.bin has sha256 [0-9a-f]{64}, '
+                       'but its published checksum is [0-9a-f]{64}'):
+        download.cached_download(server.url('a.bin'), _sha256(b'payload'))
+    assert _cache_entries(root) == []
+
+
+def test_other_algorithms_are_accepted(root, server):
+    server.files['a.bin'] = b'payload'
+    server.files['b.bin'] = b'other'
+    md5 = 'md5:' + hashlib.md5(b'payload').hexdigest()
+    download.cached_download(server.url('a.bin'), md5)
+    with pytest.raises(ValueError, match='has md5'):
+        download.cached_download(server.url('b.bin'), md5)
+
+
+def test_cached_file_is_checked_again(root, server, caplog):
+    server.files['a.bin'] = b'payload'
+    path = download.cached_download(server.url('a.bin'))
+    with open(path, 'wb') as f:
+        f.write(b'damaged on disk')
+    with caplog.at_level(logging.WARNING, 'kusari.datasets'):
+        again = download.cached_download(server.url('a.bin'),
+                                         _sha256(b'payload'))
+    assert again == path and open(path, 'rb').read() == b'payload'
+    assert 'does not match its published checksum' in caplog.text
+    assert server.requests == ['a.bin', 'a.bin']
+
+
+def test_downloads_are_logged_and_progress_only_on_a_terminal(
+        root, server, monkeypatch, caplog):
+    server.files['a.bin'] = b'x' * 3000
+    server.files['b.bin'] = b'x' * 3000
+    stderr = io.StringIO()
+    monkeypatch.setattr(download.sys, 'stderr', stderr)
+    with caplog.at_level(logging.INFO, 'kusari.datasets'):
+        download.cached_download(server.url('a.bin'))
+    assert f'Downloading from {server.url("a.bin")}' in caplog.text
+    assert stderr.getvalue() == ''
+    monkeypatch.setattr(stderr, 'isatty', lambda: True, raising=False)
+    download.cached_download(server.url('b.bin'))
+    assert stderr.getvalue() == '\r  0.0 MB of 0.0 MB (100%)\n'

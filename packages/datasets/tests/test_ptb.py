@@ -12,7 +12,7 @@ TEXTS = {
 
 
 @pytest.fixture
-def served(file_server, dataset_root, monkeypatch):
+def served(file_server, dataset_root, monkeypatch, unpublished):
     monkeypatch.setenv(_concrete.MIRROR_ENV, file_server.url('m'))
     for split, text in TEXTS.items():
         file_server.files[f'm/ptb/ptb.{split}.txt'] = text.encode()

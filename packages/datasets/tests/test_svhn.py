@@ -20,7 +20,7 @@ def mat(rng, n):
 
 
 @pytest.fixture
-def served(file_server, dataset_root, monkeypatch):
+def served(file_server, dataset_root, monkeypatch, unpublished):
     monkeypatch.setenv(_concrete.MIRROR_ENV, file_server.url('m/'))
     rng = numpy.random.default_rng(0)
     splits = {}

@@ -4,7 +4,11 @@ Where their files come from: each module has a ``BASE_URL`` constant; if
 the environment variable ``KUSARI_DATASET_MIRROR`` is set, every file is
 fetched from ``<mirror>/<dataset>/<file name>`` instead, e.g.
 ``http://host/datasets/mnist/train-images-idx3-ubyte.gz``. Both are read
-when a dataset is requested, not at import.
+when a dataset is requested, not at import. Each module's ``CHECKSUMS``
+holds the published digest of each file (SHA-256, or MD5 where only that
+is published), which every download, from either place, must match; a
+mirror of other files (a smaller corpus in the same format, say) is read
+with ``KUSARI_DATASET_VERIFY=0``, which skips the check and logs a warning.
 
 How a download is parsed: a file that turns out truncated or in the wrong
 format is removed from the download cache before the error is raised, so
@@ -14,6 +18,7 @@ How the parsed arrays are kept: as an ``.npz`` file in the dataset's
 directory under the dataset root, made once through
 :func:`~kusari.datasets.download.cache_or_load_file`.
 """
+import logging
 import os
 import pickle
 import tarfile
@@ -26,6 +31,7 @@ from kusari.datasets import download
 from kusari.datasets import tuple_dataset
 
 MIRROR_ENV = 'KUSARI_DATASET_MIRROR'
+VERIFY_ENV = 'KUSARI_DATASET_VERIFY'
 
 # What reading a damaged or foreign file raises (gzip.BadGzipFile is an
 # OSError, UnicodeDecodeError a ValueError).
@@ -41,14 +47,34 @@ def source_url(dataset, base_url, filename):
     return base_url + filename
 
 
-def parse_download(url, parse):
-    """Download ``url`` (cached) and return ``parse(path)``.
+def fetch(dataset, base_url, filename, checksums, parse):
+    """Download ``filename`` of ``dataset`` (cached, checked against
+    ``checksums[filename]``, unless that is None or checks are off) and
+    return ``parse(path)``.
 
     Raises:
-        ValueError: ``parse`` found the file damaged; the message names the
-            URL and the file, and the file has left the cache.
+        OSError: The download failed; the message says how to get the file
+            onto a machine that cannot reach the server.
+        ValueError: The file does not match its checksum, or ``parse``
+            found it damaged; the message names the URL and the file,
+            and the file is not in the cache.
     """
-    path = download.cached_download(url)
+    url = source_url(dataset, base_url, filename)
+    checksum = checksums[filename]
+    if os.environ.get(VERIFY_ENV) == '0':
+        logging.getLogger('kusari.datasets').warning(
+            '%s=0: %s is used without checking its checksum', VERIFY_ENV,
+            url)
+        checksum = None
+    try:
+        path = download.cached_download(url, checksum)
+    except OSError as e:
+        raise OSError(
+            f'{e}. Without access to that server, set {MIRROR_ENV} to a '
+            f'server holding {dataset}/{filename} (and the other files of '
+            f'the dataset), or copy the dataset root '
+            f'({download.get_dataset_root()}, set by CHAINER_DATASET_ROOT) '
+            'from a machine that has downloaded it.') from e
     try:
         return parse(path)
     except _FORMAT_ERRORS as e:

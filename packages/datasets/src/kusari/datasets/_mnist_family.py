@@ -38,15 +38,15 @@ def read_idx(path, magic):
     return numpy.frombuffer(data, numpy.uint8, offset=header).reshape(shape)
 
 
-def _split_creator(dataset, base_url, prefix):
+def _split_creator(dataset, base_url, checksums, prefix):
     def create():
         arrays = {}
         for key, name, magic in (
                 ('x', f'{prefix}-images-idx3-ubyte.gz', _IMAGES_MAGIC),
                 ('y', f'{prefix}-labels-idx1-ubyte.gz', _LABELS_MAGIC)):
-            url = _concrete.source_url(dataset, base_url, name)
-            arrays[key] = _concrete.parse_download(
-                url, lambda path, magic=magic: read_idx(path, magic))
+            arrays[key] = _concrete.fetch(
+                dataset, base_url, name, checksums,
+                lambda path, magic=magic: read_idx(path, magic))
         if len(arrays['x']) != len(arrays['y']):
             raise ValueError(
                 f'{dataset}: the {prefix} files hold {len(arrays["x"])} '
@@ -56,18 +56,20 @@ def _split_creator(dataset, base_url, prefix):
     return create
 
 
-def get(function, dataset, directory, base_url, withlabel, ndim, scale,
-        dtype, label_dtype, rgb_format):
+def get(function, dataset, directory, base_url, checksums, withlabel, ndim,
+        scale, dtype, label_dtype, rgb_format):
     """The (train, test) pair of an MNIST-like dataset.
 
     ``function`` names the public getter in errors, ``dataset`` the mirror
-    subdirectory, ``directory`` the cache directory under the dataset root.
+    subdirectory, ``directory`` the cache directory under the dataset root,
+    ``checksums`` the published digest of each file.
     """
     _concrete.check_option(function, 'ndim', ndim, (1, 2, 3))
     splits = []
     for prefix, filename in _SPLITS:
         raw = _concrete.cached_arrays(
-            directory, filename, _split_creator(dataset, base_url, prefix))
+            directory, filename,
+            _split_creator(dataset, base_url, checksums, prefix))
         images = raw['x']
         if ndim == 2:
             images = images.reshape(-1, 28, 28)

@@ -15,6 +15,14 @@ from kusari.datasets import _concrete
 #: Where the archives are downloaded from (see ``KUSARI_DATASET_MIRROR``).
 BASE_URL = 'https://www.cs.toronto.edu/~kriz/'
 
+#: The published SHA-256 of each archive (in Keras 3.15's datasets).
+CHECKSUMS = {
+    'cifar-10-python.tar.gz': 'sha256:'
+        '6d958be074577803d12ecdefd02955f39262c83c16fe9348329d7fe0b5c001ce',
+    'cifar-100-python.tar.gz': 'sha256:'
+        '85cd44d02ba6437773c5bbd22e183051d648de2e7d6b014e1ef29b855ba677a7',
+}
+
 
 class _Spec(typing.NamedTuple):
     archive: str        # the file name of the tar.gz
@@ -57,11 +65,11 @@ def _read_archive(path, spec):
 
 def _get(function, spec, withlabel, ndim, scale, dtype):
     _concrete.check_option(function, 'ndim', ndim, (1, 3))
-    url = _concrete.source_url('cifar', BASE_URL, spec.archive)
     raw = _concrete.cached_arrays(
         'pfnet/chainer/cifar', spec.cache_name,
-        lambda: _concrete.parse_download(
-            url, lambda path: _read_archive(path, spec)))
+        lambda: _concrete.fetch(
+            'cifar', BASE_URL, spec.archive, CHECKSUMS,
+            lambda path: _read_archive(path, spec)))
     return tuple(
         _concrete.images_and_labels(
             raw[f'{split}_x'].reshape((-1, 3072) if ndim == 1

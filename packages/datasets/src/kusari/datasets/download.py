@@ -8,12 +8,18 @@ Files appear in the cache atomically: they are written under a temporary
 name in the same directory and renamed into place when complete, so an
 interrupted download or conversion never leaves a file that a later call
 would take as complete. Processes that want the same file at once
-serialise on a file lock beside it; the first makes it, the others load
-it.
+serialise on a file lock beside it (removed when the file is made); the
+first makes it, the others load it.
+
+A download given a published checksum enters the cache only if it matches,
+and a cached file is checked again before it is used. Downloads are logged
+(``logging`` logger ``kusari.datasets``); on a terminal, stderr shows their
+progress.
 """
 import contextlib
 import hashlib
 import http.client
+import logging
 import os
 import shutil
 import sys
@@ -26,6 +32,9 @@ from kusari.array import configuration
 
 #: Seconds a download may wait for the server on any one read.
 DOWNLOAD_TIMEOUT = 60
+
+_CHUNK = 1 << 20
+_logger = logging.getLogger('kusari.datasets')
 
 
 def get_dataset_root():
@@ -70,8 +79,23 @@ def get_dataset_directory(dataset_name, create_directory=True):
     return path
 
 
-def _lock(path):
-    return filelock.FileLock(path + '.lock')
+@contextlib.contextmanager
+def _locked(path):
+    """Hold the lock file beside ``path``; remove it afterwards, also
+    when the block fails.
+
+    Removing it can let a process that waited on the old lock file and one
+    that made a new one both enter; every caller re-checks for the file it
+    wanted, and files appear by atomic rename, so the worst outcome is work
+    done twice.
+    """
+    lock_path = path + '.lock'
+    try:
+        with filelock.FileLock(lock_path):
+            yield
+    finally:
+        with contextlib.suppress(FileNotFoundError):
+            os.remove(lock_path)
 
 
 @contextlib.contextmanager
@@ -84,36 +108,80 @@ def _staging_directory(directory):
         shutil.rmtree(staging, ignore_errors=True)
 
 
-def cached_download(url):
+def cached_download(url, checksum=None):
     """Download ``url`` into the cache unless it is there; return its path.
 
     The file is kept under ``<dataset root>/_dl_cache/`` with the MD5 of
     the URL as its name. A download that fails or is cut short (fewer
     bytes than the server announced) raises :class:`OSError` naming the
     URL and leaves nothing in the cache.
+
+    Args:
+        url (str): The file to download.
+        checksum (str): The file's published digest, ``'sha256:<hex>'``
+            (or another :mod:`hashlib` algorithm before the colon). A
+            download that does not match raises :class:`ValueError` and
+            leaves nothing in the cache; a cached file that no longer
+            matches is downloaded again.
     """
     cache_root = os.path.join(get_dataset_root(), '_dl_cache')
     os.makedirs(cache_root, exist_ok=True)
     cache_path = os.path.join(
         cache_root, hashlib.md5(url.encode('utf-8')).hexdigest())
-    if os.path.exists(cache_path):
+    if _is_cached(cache_path, checksum):
         return cache_path
-    with _lock(cache_path):
-        if not os.path.exists(cache_path):
+    with _locked(cache_path):
+        if not _is_cached(cache_path, checksum):
             with _staging_directory(cache_root) as staging:
                 temp_path = os.path.join(staging, 'download')
                 _download(url, temp_path)
+                _verify(url, temp_path, checksum)
                 os.replace(temp_path, cache_path)
     return cache_path
 
 
+def _is_cached(path, checksum):
+    if not os.path.exists(path):
+        return False
+    if checksum is None or _digest(path, checksum) == _expected(checksum):
+        return True
+    _logger.warning('the cached file %s does not match its published '
+                    'checksum; downloading it again', path)
+    return False
+
+
+def _expected(checksum):
+    return checksum.partition(':')[2].lower()
+
+
+def _digest(path, checksum):
+    digest = hashlib.new(checksum.partition(':')[0])
+    with open(path, 'rb') as f:
+        while chunk := f.read(_CHUNK):
+            digest.update(chunk)
+    return digest.hexdigest()
+
+
+def _verify(url, path, checksum):
+    if checksum is None:
+        return
+    found = _digest(path, checksum)
+    if found != _expected(checksum):
+        algorithm = checksum.partition(':')[0]
+        raise ValueError(
+            f'cached_download: the file downloaded from {url} has '
+            f'{algorithm} {found}, but its published checksum is '
+            f'{_expected(checksum)}: the download is damaged, or the server '
+            'sends another file. Nothing was cached.')
+
+
 def _download(url, path):
-    print(f'Downloading from {url}...', file=sys.stderr)
+    _logger.info('Downloading from %s', url)
     try:
         with urllib.request.urlopen(url, timeout=DOWNLOAD_TIMEOUT) as reply, \
                 open(path, 'wb') as out:
-            shutil.copyfileobj(reply, out)
             announced = reply.headers.get('Content-Length')
+            _copy(reply, out, announced)
             received = out.tell()
     except (OSError, http.client.HTTPException) as e:
         raise OSError(
@@ -122,6 +190,22 @@ def _download(url, path):
         raise OSError(
             f'cached_download: downloading {url} stopped after {received} '
             f'of {announced} bytes')
+
+
+def _copy(reply, out, announced):
+    """Copy ``reply`` into ``out``, showing the progress on a terminal's
+    stderr (one line, rewritten in place)."""
+    shown = sys.stderr.isatty()
+    total = f' of {int(announced) / 1e6:.1f} MB' if announced else ''
+    while chunk := reply.read(_CHUNK):
+        out.write(chunk)
+        if shown:
+            percent = (f' ({100 * out.tell() // int(announced)}%)'
+                       if announced else '')
+            sys.stderr.write(f'\r  {out.tell() / 1e6:.1f} MB{total}{percent}')
+            sys.stderr.flush()
+    if shown:
+        sys.stderr.write('\n')
 
 
 def cache_or_load_file(path, creator, loader):
@@ -144,7 +228,7 @@ def cache_or_load_file(path, creator, loader):
         return loader(path)
     directory = os.path.dirname(os.path.abspath(path))
     os.makedirs(directory, exist_ok=True)
-    with _lock(path):
+    with _locked(path):
         if os.path.exists(path):
             return loader(path)
         with _staging_directory(directory) as staging:

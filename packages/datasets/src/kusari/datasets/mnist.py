@@ -6,6 +6,19 @@ from kusari.datasets import _mnist_family
 #: Where the IDX files are downloaded from (see ``KUSARI_DATASET_MIRROR``).
 BASE_URL = 'https://storage.googleapis.com/cvdf-datasets/mnist/'
 
+#: The published SHA-256 of each file (in tensorflow-datasets 4.9.10,
+#: url_checksums/mnist.txt).
+CHECKSUMS = {
+    'train-images-idx3-ubyte.gz': 'sha256:'
+        '440fcabf73cc546fa21475e81ea370265605f56be210a4024d2ca8f203523609',
+    'train-labels-idx1-ubyte.gz': 'sha256:'
+        '3552534a0a558bbed6aed32b30c495cca23d567ec52cac8be1a0730e8010255c',
+    't10k-images-idx3-ubyte.gz': 'sha256:'
+        '8d422c7b0a1c1c79245a5bcf07fe86e33eeafee792b84584aec276f5a2dbc4e6',
+    't10k-labels-idx1-ubyte.gz': 'sha256:'
+        'f7ae60f92e00ec6debd23a6088c31dbd2371eca3ffa0defaefb259924204aec6',
+}
+
 
 def get_mnist(withlabel=True, ndim=1, scale=1., dtype=None,
               label_dtype=numpy.int32, rgb_format=False):
@@ -31,5 +44,5 @@ def get_mnist(withlabel=True, ndim=1, scale=1., dtype=None,
         with ``withlabel=False`` an array of images.
     """
     return _mnist_family.get(
-        'get_mnist', 'mnist', 'pfnet/chainer/mnist', BASE_URL, withlabel,
-        ndim, scale, dtype, label_dtype, rgb_format)
+        'get_mnist', 'mnist', 'pfnet/chainer/mnist', BASE_URL, CHECKSUMS,
+        withlabel, ndim, scale, dtype, label_dtype, rgb_format)

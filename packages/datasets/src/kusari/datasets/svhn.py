@@ -10,6 +10,17 @@ from kusari.datasets import _concrete
 #: Where the .mat files are downloaded from (see ``KUSARI_DATASET_MIRROR``).
 BASE_URL = 'http://ufldl.stanford.edu/housenumbers/'
 
+#: The published SHA-256 of each file (in tensorflow-datasets 4.9.10,
+#: datasets/svhn_cropped/checksums.tsv).
+CHECKSUMS = {
+    'train_32x32.mat': 'sha256:'
+        '435e94d69a87fde4fd4d7f3dd208dfc32cb6ae8af2240d066de1df7508d083b8',
+    'test_32x32.mat': 'sha256:'
+        'cdce80dfb2a2c4c6160906d0bd7c68ec5a99d7ca4831afa54f09182025b6a75b',
+    'extra_32x32.mat': 'sha256:'
+        'a133a4beb38a00fcdda90c9489e0c04f900b660ce8a316a5e854838379a71eb3',
+}
+
 
 def _scipy_io():
     try:
@@ -68,10 +79,11 @@ def get_svhn(withlabel=True, scale=1., dtype=None, label_dtype=numpy.int32,
     splits = ('train', 'test', 'extra') if add_extra else ('train', 'test')
     datasets = []
     for split in splits:
-        url = _concrete.source_url('svhn', BASE_URL, f'{split}_32x32.mat')
         raw = _concrete.cached_arrays(
             'pfnet/chainer/svhn', f'{split}.npz',
-            lambda url=url: _concrete.parse_download(url, _read_mat))
+            lambda split=split: _concrete.fetch(
+                'svhn', BASE_URL, f'{split}_32x32.mat', CHECKSUMS,
+                _read_mat))
         datasets.append(_concrete.images_and_labels(
             raw['x'], raw['y'], withlabel, scale, dtype, label_dtype))
     return tuple(datasets)
