@@ -119,6 +119,15 @@ def log_run(chainer, inputs, out):
             for name in sorted(os.listdir(out))}
 
 
+class _Terminal(io.StringIO):
+    """A stream that says it is a terminal: Kusari writes the escape codes
+    that redraw in place only there (Chainer writes them everywhere), so
+    the drawn text is compared on terminals."""
+
+    def isatty(self):
+        return True
+
+
 def print_run(chainer, inputs, out):
     """PrintReport tables, with the LogReport given by name and as an
     object the PrintReport calls itself."""
@@ -129,7 +138,7 @@ def print_run(chainer, inputs, out):
     trainer = _trainer(chainer, inputs, out)
     trainer.extend(_reporter(chainer))
     trainer.extend(E.LogReport(trigger=(2, 'iteration')))
-    by_name, by_object = io.StringIO(), io.StringIO()
+    by_name, by_object = _Terminal(), _Terminal()
     trainer.extend(E.PrintReport(entries, out=by_name))
     trainer.extend(E.PrintReport(entries, log_report=E.LogReport(
         trigger=(1, 'epoch'), filename=None), out=by_object),
@@ -149,7 +158,7 @@ def progress_run(chainer, inputs, out):
     for name, stop, interval in (
             ('epochs', (training_cases.EPOCHS, 'epoch'), 2),
             ('iterations', (7, 'iteration'), 1)):
-        stream = io.StringIO()
+        stream = _Terminal()
         with contextlib.redirect_stdout(stream):
             trainer = _trainer(chainer, inputs, os.path.join(out, name),
                                stop)
@@ -157,8 +166,8 @@ def progress_run(chainer, inputs, out):
                                          out=stream))
             trainer.run()
         result[name] = _RATE.sub('RATE', stream.getvalue())
-    stream = io.StringIO()
-    with contextlib.redirect_stdout(io.StringIO()):
+    stream = _Terminal()
+    with contextlib.redirect_stdout(_Terminal()):
         trainer = _trainer(chainer, inputs, os.path.join(out, 'options'),
                            (4, 'iteration'))
         trainer.extend(E.ProgressBar(

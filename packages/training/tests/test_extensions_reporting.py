@@ -3,6 +3,7 @@ DumpGraph and unchain_variables."""
 import io
 import json
 import os
+import subprocess
 import sys
 
 import numpy
@@ -16,6 +17,13 @@ from kusari.training import make_extension, testing, extension
 from kusari.training import extensions as E
 
 import _trainer_helpers as helpers
+
+
+class Terminal(io.StringIO):
+    """Output that says it is an interactive terminal."""
+
+    def isatty(self):
+        return True
 
 
 def _reporting(values_of):
@@ -94,7 +102,7 @@ def test_print_report_prints_a_table(trainer):
     trainer.extend(_reporting(lambda i: {'main/loss': i * 1.25,
                                          'big': 1000000.123456}))
     trainer.extend(E.LogReport(trigger=(2, 'iteration')))
-    out = io.StringIO()
+    out = Terminal()
     trainer.extend(E.PrintReport(['epoch', 'main/loss', 'big', 'missing',
                                   'elapsed_time'], out=out))
     trainer.run()
@@ -106,6 +114,17 @@ def test_print_report_prints_a_table(trainer):
     assert len(lines[1]) == len('\033[J') + 12 * 4 + 14
     assert lines[3].startswith('\033[J3           6.875')
     assert lines[4] == ''
+
+
+def test_print_report_writes_no_escape_codes_to_a_file(trainer):
+    trainer.extend(_reporting(lambda i: {'main/loss': i * 1.25}))
+    trainer.extend(E.LogReport(trigger=(2, 'iteration')))
+    out = io.StringIO()
+    trainer.extend(E.PrintReport(['epoch', 'main/loss'], out=out))
+    trainer.run()
+    lines = out.getvalue().split('\n')
+    assert lines[1] == '1           1.875       '
+    assert '\033' not in out.getvalue()
 
 
 def test_print_report_header_pads_the_last_column_too(trainer):
@@ -144,7 +163,7 @@ def test_print_report_with_its_own_log_report(trainer):
 
 
 def test_progress_bar_draws_progress(trainer):
-    out = io.StringIO()
+    out = Terminal()
     trainer.extend(E.ProgressBar(update_interval=3, out=out))
     trainer.run()
     text = out.getvalue()
@@ -156,9 +175,41 @@ def test_progress_bar_draws_progress(trainer):
     assert text.endswith('\033[J')
 
 
+def test_progress_bar_prints_plain_lines_elsewhere(trainer):
+    out = io.StringIO()
+    trainer.extend(E.ProgressBar(update_interval=3, out=out))
+    trainer.run()
+    lines = out.getvalue().splitlines()
+    assert len(lines) == 2 and '\033' not in out.getvalue()
+    assert lines[0].startswith('3 iter, 1 epoch / 6 iterations: total '
+                               '50.00%, this epoch 50.00%, ')
+    assert lines[1].startswith('6 iter, 3 epoch / 6 iterations: total '
+                               '100.00%, this epoch 0.00%, ')
+    assert 'iters/sec, estimated time to finish: 0:00:00' in lines[1]
+
+
+def test_a_run_with_stdout_in_a_file_has_no_escape_codes(tmp_path):
+    script = tmp_path / 'train.py'
+    script.write_text(
+        'from kusari.training import testing, extensions as E\n'
+        'trainer = testing.get_trainer_with_mock_updater('
+        '(4, "iteration"), iter_per_epoch=2)\n'
+        f'trainer.out = {str(tmp_path)!r}\n'
+        'trainer.extend(E.LogReport(trigger=(1, "iteration")))\n'
+        'trainer.extend(E.PrintReport(["epoch", "iteration"]))\n'
+        'trainer.extend(E.ProgressBar(update_interval=1))\n'
+        'trainer.run()\n')
+    log = tmp_path / 'log.txt'
+    with open(log, 'w') as f:
+        subprocess.run([sys.executable, str(script)], stdout=f, check=True)
+    text = log.read_text()
+    assert '4 iter, 2 epoch / 4 iterations' in text
+    assert '\033' not in text
+
+
 def test_progress_bar_total_stops_at_100_percent(trainer):
     # A training run past the given length shows 100%, as Chainer's.
-    out = io.StringIO()
+    out = Terminal()
     trainer.extend(E.ProgressBar(training_length=(3, 'iteration'),
                                  update_interval=2, out=out))
     trainer.run()

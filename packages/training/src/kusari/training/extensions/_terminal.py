@@ -1,8 +1,19 @@
-"""Drawing status lines that are redrawn in place on a terminal."""
+"""Drawing status lines that are redrawn in place on a terminal.
+
+Elsewhere (a file, a CI log, a notebook) no escape code is written: the
+extensions print plain lines instead.
+"""
 import collections
 import time
 
 CLEAR = '\033[J'
+
+
+def is_terminal(out):
+    """Whether ``out`` is an interactive terminal, where escape codes
+    move the cursor."""
+    isatty = getattr(out, 'isatty', None)
+    return bool(isatty is not None and isatty())
 
 
 def bar(rate, length):

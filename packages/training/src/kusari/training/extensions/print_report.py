@@ -2,9 +2,8 @@
 import sys
 
 from kusari.training import extension
+from kusari.training.extensions import _terminal
 from kusari.training.extensions import log_report as log_report_module
-
-_CLEAR_LINE = '\033[J'
 
 
 class PrintReport(extension.Extension):
@@ -14,7 +13,8 @@ class PrintReport(extension.Extension):
     Each column is as wide as its title, and at least 10 characters;
     numbers are printed with ``'g'`` formatting and missing values as
     blanks. The header (titles padded to the column widths) is printed
-    before the first row.
+    before the first row. Escape codes (clearing what a ProgressBar drew
+    below) are written only where ``out`` is a terminal.
 
     Args:
         entries (list of str): Keys of the columns.
@@ -54,8 +54,10 @@ class PrintReport(extension.Extension):
         if self._header:
             out.write(self._header)
             self._header = None
+        # On a terminal, each row first clears what a ProgressBar drew.
+        clear = _terminal.CLEAR if _terminal.is_terminal(out) else ''
         for entry in log[self._log_len:]:
-            out.write(_CLEAR_LINE + self._row(entry) + '\n')
+            out.write(clear + self._row(entry) + '\n')
         if hasattr(out, 'flush'):  # any object with write() will do
             out.flush()
         self._log_len = len(log)

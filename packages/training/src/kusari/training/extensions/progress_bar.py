@@ -11,7 +11,9 @@ class ProgressBar(extension.Extension):
 
     Every ``update_interval`` iterations it redraws, in place, the progress
     of the whole training and of the current epoch, the iteration and epoch
-    counts, the speed and the estimated time to finish.
+    counts, the speed and the estimated time to finish. Where ``out`` is
+    not a terminal (a file, a CI log) it writes the same as one plain line
+    per update instead, with no escape codes.
 
     Args:
         training_length: ``(length, unit)`` of the training; by default
@@ -44,23 +46,23 @@ class ProgressBar(extension.Extension):
         updater = trainer.updater
         iteration = updater.iteration
         speed = self._speed.update(iteration)
-        if iteration % self._update_interval == 0:
-            _terminal.draw(self._out, self._lines(updater, speed))
+        if iteration % self._update_interval != 0:
+            return
+        progress = self._progress(updater, speed)
+        if _terminal.is_terminal(self._out):
+            _terminal.draw(self._out, self._lines(*progress))
+        else:
+            self._out.write(self._plain_line(*progress) + '\n')
+            self._out.flush()
 
-    def _lines(self, updater, speed):
+    def _progress(self, updater, speed):
+        """What is drawn: the rates of the training and of this epoch, the
+        counts, the speed and the estimated time to finish."""
         length, unit = self._training_length
         iteration = updater.iteration
         epoch_detail = updater.epoch_detail
         done = iteration if unit == 'iteration' else epoch_detail
         rate = min(done / length, 1.)  # 100% once the length is run
-        width = self._bar_length
-        lines = [
-            f'     total {_terminal.bar(rate, width)} {rate:6.2%}',
-            f'this epoch {_terminal.bar(epoch_detail % 1, width)} '
-            f'{epoch_detail % 1:6.2%}',
-            f'{iteration:10} iter, {updater.epoch} epoch / {length} '
-            f'{unit}s',
-        ]
         if speed == float('inf') or speed <= 0:
             estimate = datetime.timedelta(0)
         elif unit == 'iteration':
@@ -70,10 +72,30 @@ class ProgressBar(extension.Extension):
             per_epoch = iteration / epoch_detail if epoch_detail else 0
             estimate = datetime.timedelta(
                 seconds=max(length - epoch_detail, 0) * per_epoch / speed)
-        lines.append(f'{speed:10.5g} iters/sec. Estimated time to finish: '
-                     f'{estimate}.')
-        return lines
+        return (rate, epoch_detail % 1, iteration, updater.epoch, speed,
+                estimate)
+
+    def _lines(self, rate, epoch_rate, iteration, epoch, speed, estimate):
+        length, unit = self._training_length
+        width = self._bar_length
+        return [
+            f'     total {_terminal.bar(rate, width)} {rate:6.2%}',
+            f'this epoch {_terminal.bar(epoch_rate, width)} '
+            f'{epoch_rate:6.2%}',
+            f'{iteration:10} iter, {epoch} epoch / {length} {unit}s',
+            f'{speed:10.5g} iters/sec. Estimated time to finish: '
+            f'{estimate}.',
+        ]
+
+    def _plain_line(self, rate, epoch_rate, iteration, epoch, speed,
+                    estimate):
+        length, unit = self._training_length
+        return (f'{iteration} iter, {epoch} epoch / {length} {unit}s: '
+                f'total {rate:.2%}, this epoch {epoch_rate:.2%}, '
+                f'{speed:.5g} iters/sec, estimated time to finish: '
+                f'{estimate}')
 
     def finalize(self):
-        self._out.write(_terminal.CLEAR)
-        self._out.flush()
+        if _terminal.is_terminal(self._out):
+            self._out.write(_terminal.CLEAR)
+            self._out.flush()
