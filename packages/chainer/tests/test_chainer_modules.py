@@ -37,6 +37,16 @@ def test_runtime_info():
     assert 'Chainer: 7.8.1' in out.getvalue()
 
 
+def test_runtime_info_says_why_cuda_is_unavailable(monkeypatch):
+    from chainer import _runtime_info
+    from kusari.array import lazy_cupy
+    monkeypatch.setattr(lazy_cupy, '_state', {
+        'cupy': None,
+        'error': 'CuPy is installed but CUDA is unusable (no driver)'})
+    assert ('CuPy: Not Available: CuPy is installed but CUDA is unusable '
+            '(no driver)\n') in str(_runtime_info._get_runtime_info())
+
+
 def test_array_types_size_of_shape_and_tempdir():
     import os
     assert isinstance(np.zeros(2), chainer.get_array_types())

@@ -10,8 +10,8 @@ from kusari.array import lazy_cupy
 
 
 class _RuntimeInfo:
-    """The platform and the versions of Chainer's API, NumPy and CuPy; its
-    ``str`` is the text printed."""
+    """The platform and the versions of Chainer's API, NumPy and CuPy (or
+    why CuPy cannot be used); its ``str`` is the text printed."""
 
     def __init__(self):
         cupy = lazy_cupy.cupy_or_none()
@@ -19,9 +19,11 @@ class _RuntimeInfo:
         self.chainer_version = __version__
         self.numpy_version = numpy.__version__
         self.cupy_version = cupy.__version__ if cupy else None
+        self.cupy_unavailable_reason = lazy_cupy.unavailable_reason()
 
     def __str__(self):
-        cupy = self.cupy_version or 'Not Available'
+        cupy = (self.cupy_version
+                or f'Not Available: {self.cupy_unavailable_reason}')
         return (f'Platform: {self.platform_version}\n'
                 f'Chainer: {self.chainer_version} (Kusari drop-in)\n'
                 f'ChainerX: Not Available\n'

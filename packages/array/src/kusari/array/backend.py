@@ -336,6 +336,25 @@ def copyto(dst, src):
         f'or CuPy array as dst')
 
 
+# Device types of the DLPack standard (dlpack.h's DLDeviceType).
+_DLPACK_HOST = 1
+_DLPACK_CUDA = (2, 13)    # device memory, managed memory
+
+
+def from_dlpack(obj):
+    """The array sharing the memory of ``obj``, any DLPack producer (a
+    PyTorch tensor, a JAX array, ...): a NumPy array for host memory, a
+    CuPy array for CUDA memory. Nothing is copied."""
+    device_type, _ = obj.__dlpack_device__()
+    if device_type == _DLPACK_HOST:
+        return numpy.from_dlpack(obj)
+    if device_type in _DLPACK_CUDA:
+        return lazy_cupy.require_cupy().from_dlpack(obj)
+    raise TypeError(
+        f'from_dlpack: the {type(obj).__name__} is in DLPack device type '
+        f'{device_type} memory, neither the host\'s (1) nor CUDA\'s (2, 13)')
+
+
 def get_array_types():
     """The array types Kusari computes with: ``numpy.ndarray``, and
     ``cupy.ndarray`` where CuPy is usable (for ``isinstance`` checks)."""

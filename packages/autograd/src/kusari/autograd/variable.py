@@ -39,6 +39,16 @@ def _check_array(array, what):
                else ''))
 
 
+def _as_array(array, what):
+    """``array`` itself, or the NumPy/CuPy array sharing the memory of a
+    DLPack producer (a PyTorch tensor, say); TypeError for the rest."""
+    if array is None or _is_array(array):
+        return array
+    if hasattr(type(array), '__dlpack__'):
+        return backend.from_dlpack(array)
+    _check_array(array, what)
+
+
 def _check_grad(grad, array, what):
     """A gradient must match its variable's shape, dtype and device
     (Chainer's error types: ValueError for the shape, TypeError for the
@@ -187,8 +197,8 @@ class Variable:
 
     def __init__(self, data=None, *, name=None, grad=None,
                  requires_grad=True):
-        _check_array(data, 'Variable')
-        _check_array(grad, 'Variable (grad)')
+        data = _as_array(data, 'Variable')
+        grad = _as_array(grad, 'Variable (grad)')
         _check_grad(grad, data, 'Variable')
         self._array = data
         self._requires_grad = requires_grad
@@ -257,6 +267,28 @@ class Variable:
     def device(self):
         """The :class:`~kusari.array.backend.Device` holding the array."""
         return backend.get_device_from_array(self._array)
+
+    def __dlpack__(self, **kwargs):
+        """The array as a DLPack capsule: ``torch.from_dlpack(variable)``
+        and ``numpy.from_dlpack(variable)`` share its memory."""
+        return self._array.__dlpack__(**kwargs)
+
+    def __dlpack_device__(self):
+        return self._array.__dlpack_device__()
+
+    def __array__(self, dtype=None, copy=None):
+        # A 0-d Variable stays an object, as in Chainer, where code keeps
+        # reported values in object arrays (numpy.asarray([loss, ...]))
+        # and computes with them; anything larger would become an object
+        # array of 0-d Variables, which fails later and far away.
+        if self._array is not None and self._array.ndim == 0:
+            held = numpy.empty((), object)
+            held[()] = self
+            return held
+        raise TypeError(
+            'a Variable does not convert to an array implicitly '
+            '(numpy.asarray(variable) and the like): use variable.array, '
+            'or chainer.as_array(x) for a Variable or an array')
 
     def item(self):
         """The single element as a Python scalar."""
@@ -766,7 +798,10 @@ def as_variable(obj):
 
 
 def as_array(obj):
-    """The array of a Variable, or ``obj`` itself if it is an array."""
+    """The array of a Variable, ``obj`` itself if it is an array, or the
+    array sharing the memory of any other DLPack producer."""
     if isinstance(obj, Variable):
         return obj._array
+    if not _is_array(obj) and hasattr(type(obj), '__dlpack__'):
+        return backend.from_dlpack(obj)
     return obj
