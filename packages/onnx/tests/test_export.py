@@ -10,7 +10,7 @@ from onnx import numpy_helper
 from kusari.autograd import functions as F
 from kusari.autograd import no_backprop_mode
 from kusari.autograd.function import Function
-from kusari.onnx import MAX_OPSET_VERSION
+from kusari.onnx import MAXIMUM_OPSET_VERSION
 from kusari.onnx import export
 from kusari.onnx import export_testcase
 from kusari.onnx import onnx_helper
@@ -42,7 +42,7 @@ def test_names_of_parameters_inputs_and_outputs():
     assert [n.output[0] for n in graph.node] == ['LinearFunction_0',
                                                  'output_0']
     assert graph.name == 'Graph'
-    assert onnx_model.opset_import[0].version == MAX_OPSET_VERSION
+    assert onnx_model.opset_import[0].version == MAXIMUM_OPSET_VERSION
 
 
 def test_custom_names_from_lists_strs_and_dicts():
@@ -153,7 +153,7 @@ def test_unsupported_function_names_it_and_external_converters():
         export(model, x)
 
 
-@pytest.mark.parametrize('opset_version', [12, MAX_OPSET_VERSION + 1,
+@pytest.mark.parametrize('opset_version', [6, MAXIMUM_OPSET_VERSION + 1,
                                            '13', True])
 def test_bad_opset_version(opset_version):
     with pytest.raises(ValueError, match='opset_version must be an int'):

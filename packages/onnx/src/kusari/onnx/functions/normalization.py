@@ -25,10 +25,10 @@ def _standardize(gb, params, x, mean, var, gamma, beta):
     if gamma is not None:
         gamma, beta = broadcastable(gamma), broadcastable(beta)
     if mean is None:  # batch statistics
-        mean = _ops.reduce(gb, params, 'ReduceMean', x, func.stat_axes,
+        mean = _ops.reduce(gb, 'ReduceMean', x, func.stat_axes,
                            True)
         deviation = gb.op('Sub', [x, mean])
-        var = _ops.reduce(gb, params, 'ReduceMean',
+        var = _ops.reduce(gb, 'ReduceMean',
                           gb.op('Mul', [deviation, deviation]),
                           func.stat_axes, True)
     else:
@@ -42,10 +42,11 @@ def _standardize(gb, params, x, mean, var, gamma, beta):
     return gb.nodes()
 
 
-@register('BatchNormalization')
-def convert_batch_normalization(params):
-    """Normalized with the statistics of the batch itself, as the
-    function does whatever ``config.train``."""
+@register('BatchNormalization', 'GroupNormalization', 'LayerNormalization')
+def convert_standardization(params):
+    """Normalized with the statistics of x itself (batch normalization
+    does so whatever ``config.train``; group normalization is applied to
+    x reshaped to ``(N, groups, channels per group, spatial size)``)."""
     x, gamma, beta = params.input_names
     gb = params.graph_builder()
     return _standardize(gb, params, x, None, None, gamma, beta)
@@ -75,12 +76,19 @@ def convert_local_response_normalization(params):
 
 @register('NormalizeL2')
 def convert_normalize_l2(params):
-    """``x / (||x||_2 + eps)`` with the norm over ``axis``."""
+    """``x / (||x||_2 + eps)`` with the norm over ``axis``: ONNX's
+    LpNormalization over one axis, which leaves eps out (values differ by
+    the factor ``||x|| / (||x|| + eps)``, as in ONNX-Chainer), else the
+    formula over several axes."""
     gb = params.graph_builder()
     x = params.input_names[0]
     axis = params.func.axis
-    axes = (axis,) if isinstance(axis, int) else axis
-    norm = _ops.reduce(gb, params, 'ReduceL2', x, axes, True)
+    axes = (axis,) if isinstance(axis, int) else tuple(axis)
+    if len(axes) == 1:
+        gb.op_output_named('LpNormalization', [x], params.output_names,
+                           axis=axes[0], p=2)
+        return gb.nodes()
+    norm = _ops.reduce(gb, 'ReduceL2', x, axes, True)
     gb.op_output_named(
         'Div', [x, gb.op('Add', [norm, _ops.scalar(gb, params,
                                                    params.func.eps)])],
