@@ -215,9 +215,10 @@ CASES = {
         F.max_pooling_2d(x, 2, cover_all=False)), [image]),
     'MaxPoolingND': (lambda m, x: F.max_pooling_nd(x, 2, cover_all=False),
                      [normal(1, 2, 5)]),
+    # Regions inside the image, across its edge and past it (empty bins).
     'ROIPooling2D': (lambda m, x: F.roi_pooling_2d(x, numpy.array(
-        [[0, 1, 1, 5.2, 4], [1, 0, 2, 6, 6.2]], numpy.float32), 2, 3, 0.6),
-        [image]),
+        [[0, 1, 1, 5.2, 4], [1, 0, 2, 6, 6.2], [1, 8, 3, 14, 12.4],
+         [0, 20, 20, 30, 30]], numpy.float32), 2, 3, 0.6), [image]),
     'Unpooling2D': (lambda m, x: (
         F.unpooling_2d(x, 2, outsize=(14, 13)),
         F.unpooling_2d(x, 3, 2, 1, cover_all=False)), [image]),
