@@ -401,3 +401,14 @@ def test_functions_replaced_during_an_export_are_restored():
         FunctionModel(lambda m, v: F.sign(v) * v), x)
     assert 'Sign' in [n.op_type for n in onnx_model.graph.node]
     assert (F.sign, F.n_step_lstm, n_step_lstm.n_step_lstm) == originals
+
+
+def test_layer_normalization_is_one_node_from_opset_17():
+    model = FunctionModel(lambda m, v: F.layer_normalization(v, m.g, m.b),
+                          {'g': numpy.ones(3, numpy.float32),
+                           'b': numpy.zeros(3, numpy.float32)})
+    for version, single in ((16, False), (17, True)):
+        onnx_model = runtime.check_export(model, x, rtol=1e-5, atol=1e-6,
+                                          opset_version=version)
+        assert ([n.op_type for n in onnx_model.graph.node] == [
+            'LayerNormalization']) == single

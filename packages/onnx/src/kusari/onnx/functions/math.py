@@ -98,7 +98,7 @@ def convert_hyperbolic(params):
 @register('sign')
 def convert_sign(params):
     """``sign`` (recorded during an export, see
-    :mod:`kusari.onnx.patch`): Sign from opset 9; before, ``(x > 0) - (x
+    :mod:`kusari.onnx.mapping`): Sign from opset 9; before, ``(x > 0) - (x
     < 0)``."""
     gb = params.graph_builder()
     x = params.input_names[0]

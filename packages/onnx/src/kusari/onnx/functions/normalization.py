@@ -42,7 +42,7 @@ def _standardize(gb, params, x, mean, var, gamma, beta):
     return gb.nodes()
 
 
-@register('BatchNormalization', 'GroupNormalization', 'LayerNormalization')
+@register('BatchNormalization', 'GroupNormalization')
 def convert_standardization(params):
     """Normalized with the statistics of x itself (batch normalization
     does so whatever ``config.train``; group normalization is applied to
@@ -50,6 +50,17 @@ def convert_standardization(params):
     x, gamma, beta = params.input_names
     gb = params.graph_builder()
     return _standardize(gb, params, x, None, None, gamma, beta)
+
+
+@register('LayerNormalization')
+def convert_layer_normalization(params):
+    """ONNX's LayerNormalization (from opset 17) over the units, for
+    parameters of x's dtype; else the formula node by node."""
+    if _ops.since(params, 17) and len(
+            {params.input_dtype(i) for i in range(3)}) == 1:
+        return _ops.one_node('LayerNormalization', axis=-1,
+                             epsilon=float(params.func.eps))(params)
+    return convert_standardization(params)
 
 
 @register('FixedBatchNormalization')
