@@ -267,6 +267,7 @@ CASES.update({
         F.pad(x, ((1, 1), (2, 1), (0, 3)), 'reflect'),
         F.pad(x, ((1, 1), (3, 4), (0, 1)), 'reflect'),
         F.pad(x, ((1, 2), (0, 2), (1, 0)), 'symmetric'),
+        F.pad(x, ((0, 1), (1, 2), (2, 1)), 'wrap'),
         F.pad(x, ((0, 1), (1, 2), (5, 1)), 'wrap')), [x234]),
     'Rollaxis': (lambda m, x: F.rollaxis(x, 2), [x234]),
     'SelectItem': (lambda m, x, t: F.select_item(x, t),
