@@ -344,3 +344,23 @@ def test_dropout_exports_the_inference_identity(opset_version):
             if n.op_type != 'Constant'] == ['Dropout']
     numpy.testing.assert_array_equal(
         runtime.run(onnx_model, {'input_0': x})[0], x)
+
+
+# Cases whose functions read host arrays of the test (labels, regions,
+# indices, a condition): on a GPU they would mix devices.
+HOST_ARRAYS = {'Permutate', 'ROIPooling2D', 'SoftmaxCrossEntropy', 'Where'}
+
+
+@pytest.mark.gpu
+@pytest.mark.parametrize('opset_version', [MINIMUM_OPSET_VERSION, 13, 21])
+@pytest.mark.parametrize('name', sorted(set(ALL_CASES) - HOST_ARRAYS))
+def test_function_on_gpu_matches_onnxruntime(name, opset_version):
+    """Converters read what they need from the host: a model on a GPU
+    exports as on the CPU."""
+    from kusari.array import backend
+    device = backend.get_device('@cupy:0')
+    fn, inputs, *rest = ALL_CASES[name]
+    model = FunctionModel(fn, *rest)
+    model.to_device(device)
+    runtime.check_export(model, [device.send(x) for x in inputs],
+                         rtol=1e-4, atol=1e-5, opset_version=opset_version)
