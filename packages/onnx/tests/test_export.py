@@ -378,6 +378,8 @@ def test_graphs_show_squeeze_unsqueeze_and_lp_normalization(opset_version):
     assert ops(lambda m, v: F.squeeze(v, 1), column) == ['Squeeze']
     assert ops(lambda m, v: F.expand_dims(v, 1), x) == ['Unsqueeze']
     assert ops(lambda m, v: F.reshape(v, (3, 2)), x) == ['Reshape']
+    assert ops(lambda m, v: F.reshape(v, (-1, 3)), x[:, None]) == [
+        'Squeeze']
     assert ops(lambda m, v: v[0], x) == ['Slice', 'Squeeze']
     assert ops(lambda m, v: v[:, None], x) == ['Unsqueeze']
     onnx_model = export(FunctionModel(lambda m, v: F.normalize(v)), x)

@@ -6,6 +6,8 @@ bounds, Pad's pads, a reduction's axes, Slice's bounds) is an attribute
 before it, and an operator missing from an old opset is made of older
 ones.
 """
+import math
+
 import numpy
 import onnx
 
@@ -93,11 +95,17 @@ def _dropped_ones(shape, kept):
 
 
 def reshape_to(gb, x, shape, new_shape, output_names=None):
-    """``x`` of ``shape`` reshaped to ``new_shape`` by the op a reader
-    expects: Identity, Squeeze (length-one axes dropped), Unsqueeze
-    (added), else Reshape, whose leading axes kept as they are copy
-    the input's (0), so that they may differ at run time."""
-    shape, new_shape = tuple(shape), tuple(new_shape)
+    """``x`` of ``shape`` reshaped to ``new_shape`` (which may hold one
+    -1) by the op a reader expects: Identity, Squeeze (length-one axes
+    dropped), Unsqueeze (added), else Reshape, whose leading axes kept as
+    they are copy the input's (0), so that they may differ at run
+    time."""
+    shape, target = tuple(shape), list(new_shape)
+    new_shape = tuple(target)
+    if -1 in target:
+        known = math.prod(side for side in target if side != -1)
+        new_shape = tuple(math.prod(shape) // known if side == -1 else side
+                          for side in target)
     if shape == new_shape:
         return emit(gb, 'Identity', [x], output_names)
     squeezed = _dropped_ones(shape, new_shape)
@@ -106,7 +114,6 @@ def reshape_to(gb, x, shape, new_shape, output_names=None):
     unsqueezed = _dropped_ones(new_shape, shape)
     if unsqueezed is not None:
         return unsqueeze(gb, x, unsqueezed, output_names)
-    target = list(new_shape)
     for axis, (side, new_side) in enumerate(zip(shape, new_shape)):
         if side != new_side or side == 0:
             break
