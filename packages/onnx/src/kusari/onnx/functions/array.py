@@ -96,10 +96,7 @@ def convert_pad(params):
         _ops.pad(gb, x, func.pad_width, mode, value.item(),
                  params.input_dtype(), params.output_names)
         return gb.nodes()
-    longest = {'edge': None, 'reflect': -1, 'wrap': 0}
-    if mode in longest and (mode != 'wrap' or _ops.since(gb, 19)) and all(
-            longest[mode] is None or max(pads) <= side + longest[mode]
-            for pads, side in zip(func.pad_width, shape)):
+    if _pad_copies(gb, mode, func.pad_width, shape):
         _ops.pad(gb, x, func.pad_width, mode, None, params.input_dtype(),
                  params.output_names)
         return gb.nodes()
@@ -113,6 +110,18 @@ def convert_pad(params):
     if not padded:
         gb.op_output_named('Identity', [x], params.output_names)
     return gb.nodes()
+
+
+def _pad_copies(gb, mode, pad_width, shape):
+    """Whether ONNX's Pad copies elements as ``numpy.pad`` does in
+    ``mode``: edge always, reflect with pads shorter than their axis,
+    wrap (from opset 19) with pads no longer than it."""
+    excess = max(max(pads) - side for pads, side in zip(pad_width, shape))
+    if mode == 'edge':
+        return True
+    if mode == 'reflect':
+        return excess < 0
+    return mode == 'wrap' and _ops.since(gb, 19) and excess <= 0
 
 
 @register('SelectItem')
