@@ -414,3 +414,16 @@ def test_layer_normalization_is_one_node_from_opset_17():
                                           opset_version=version)
         assert ([n.op_type for n in onnx_model.graph.node] == [
             'LayerNormalization']) == single
+
+
+def test_group_normalization_is_onnxs_operator_from_opset_21():
+    model = FunctionModel(
+        lambda m, v: F.group_normalization(v, 2, m.g, m.b),
+        {'g': numpy.arange(1, 5, dtype=numpy.float32),
+         'b': numpy.ones(4, numpy.float32)})
+    images = rng.standard_normal((2, 4, 3, 3)).astype(numpy.float32)
+    for version, single in ((20, False), (21, True)):
+        onnx_model = runtime.check_export(model, images, rtol=1e-5,
+                                          atol=1e-6, opset_version=version)
+        assert ('GroupNormalization' in [
+            n.op_type for n in onnx_model.graph.node]) == single

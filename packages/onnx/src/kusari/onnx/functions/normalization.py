@@ -42,14 +42,36 @@ def _standardize(gb, params, x, mean, var, gamma, beta):
     return gb.nodes()
 
 
-@register('BatchNormalization', 'GroupNormalization')
+@register('BatchNormalization')
 def convert_standardization(params):
     """Normalized with the statistics of x itself (batch normalization
-    does so whatever ``config.train``; group normalization is applied to
-    x reshaped to ``(N, groups, channels per group, spatial size)``)."""
+    does so whatever ``config.train``)."""
     x, gamma, beta = params.input_names
     gb = params.graph_builder()
     return _standardize(gb, params, x, None, None, gamma, beta)
+
+
+@register('GroupNormalization')
+def convert_group_normalization(params):
+    """Applied to x reshaped to ``(N, groups, channels per group,
+    spatial size)`` with gamma and beta ``(groups, channels per group)``:
+    ONNX's GroupNormalization (from opset 21, whose scale and bias are
+    per channel) of x seen as ``(N, channels, spatial size)``, for
+    parameters of x's dtype; else the formula node by node."""
+    if not _ops.since(params, 21) or len(
+            {params.input_dtype(i) for i in range(3)}) != 1:
+        return convert_standardization(params)
+    x, gamma, beta = params.input_names
+    _, groups, per_group, size = params.input_shape()
+    gb = params.graph_builder()
+    channels = groups * per_group
+    y = gb.op('GroupNormalization', [
+        _ops.reshape(gb, x, (0, channels, size)),
+        _ops.reshape(gb, gamma, (channels,)),
+        _ops.reshape(gb, beta, (channels,))],
+        num_groups=groups, epsilon=float(params.func.eps))
+    _ops.reshape(gb, y, (0, groups, per_group, size), params.output_names)
+    return gb.nodes()
 
 
 @register('LayerNormalization')
