@@ -1,11 +1,12 @@
-"""Every function of ONNX-Chainer's "Supported Functions" list exports,
-passes onnx.checker and runs in onnxruntime to Kusari's forward values."""
+"""Every function ONNX-Chainer 1.x converts (and more) exports at every
+supported opset, passes onnx.checker and runs in onnxruntime to Kusari's
+forward values."""
 import numpy
 import pytest
 
 from kusari.autograd import functions as F
-from kusari.onnx import MAX_OPSET_VERSION
-from kusari.onnx import MIN_OPSET_VERSION
+from kusari.onnx import MAXIMUM_OPSET_VERSION
+from kusari.onnx import MINIMUM_OPSET_VERSION
 from kusari.onnx import export
 from kusari.onnx import replace_func
 from kusari.onnx.functions import converters
@@ -15,27 +16,41 @@ from onnx_models import FunctionModel
 
 pytest.importorskip('onnxruntime')
 
-# The names of seed 001's list, by family: 84 of them, although its text
-# says 82.
+# The functions ONNX-Chainer 1.x (Chainer 7.8.1's) converts, by family:
+# the 84 of seed 001's list and 18 more (Selu, Moveaxis, Pad, Rollaxis,
+# SelectItem, TransposeSequence, Log, the trigonometric and hyperbolic
+# functions, sign, GroupNormalization, n_step_gru).
 SUPPORTED = """
-ClippedReLU ELU HardSigmoid LeakyReLU LogSoftmax PReLUFunction ReLU Sigmoid
-Softmax Softplus Tanh
-Cast Concat Copy Depth2Space Dstack ExpandDims GetItem Hstack Permutate
-Repeat Reshape ResizeImages Separate Shape Space2Depth SplitAxis Squeeze
-Stack Swapaxes Tile Transpose Vstack Where
+ClippedReLU ELU HardSigmoid LeakyReLU LogSoftmax PReLUFunction ReLU Selu
+Sigmoid Softmax Softplus Tanh
+Cast Concat Copy Depth2Space Dstack ExpandDims GetItem Hstack Moveaxis Pad
+Permutate Repeat Reshape ResizeImages Rollaxis SelectItem Separate Shape
+Space2Depth SplitAxis Squeeze Stack Swapaxes Tile Transpose
+TransposeSequence Vstack Where
 Convolution2DFunction ConvolutionND Deconvolution2DFunction DeconvolutionND
 EmbedIDFunction LinearFunction
 SoftmaxCrossEntropy
-Absolute Add AddConstant ArgMax ArgMin BroadcastTo Clip Div DivFromConstant
-Exp Identity LinearInterpolate LogSumExp MatMul Max Maximum Mean Min
-Minimum Mul MulConstant Neg PowConstVar PowVarConst PowVarVar Prod
-RsqrtGPU Sqrt Square Sub SubFromConstant Sum
+Absolute Add AddConstant Arccos Arcsin Arctan ArgMax ArgMin BroadcastTo
+Clip Cos Cosh Div DivFromConstant Exp Identity LinearInterpolate Log
+LogSumExp MatMul Max Maximum Mean Min Minimum Mul MulConstant Neg
+PowConstVar PowVarConst PowVarVar Prod RsqrtGPU sign Sin Sinh Sqrt Square
+Sub SubFromConstant Sum Tan
 Dropout
-BatchNormalization FixedBatchNormalization LocalResponseNormalization
-NormalizeL2
+BatchNormalization FixedBatchNormalization GroupNormalization
+LocalResponseNormalization NormalizeL2
 AveragePooling2D AveragePoolingND MaxPooling2D MaxPoolingND ROIPooling2D
 Unpooling2D
+n_step_gru
 """.split()
+
+# Every opset; those where converters change what they emit (and the
+# oldest and newest) in the default run, the others with --run-slow.
+KEY_OPSETS = {MINIMUM_OPSET_VERSION, 9, 10, 11, 12, 13, 18, 22,
+              MAXIMUM_OPSET_VERSION}
+OPSETS = [pytest.param(version, marks=() if version in KEY_OPSETS
+                       else pytest.mark.slow)
+          for version in range(MINIMUM_OPSET_VERSION,
+                               MAXIMUM_OPSET_VERSION + 1)]
 
 rng = numpy.random.default_rng(0)
 
@@ -200,37 +215,108 @@ CASES = {
         F.max_pooling_2d(x, 2, cover_all=False)), [image]),
     'MaxPoolingND': (lambda m, x: F.max_pooling_nd(x, 2, cover_all=False),
                      [normal(1, 2, 5)]),
+    # Regions inside the image, across its edge and past it (empty bins).
     'ROIPooling2D': (lambda m, x: F.roi_pooling_2d(x, numpy.array(
-        [[0, 1, 1, 5.2, 4], [1, 0, 2, 6, 6.2]], numpy.float32), 2, 3, 0.6),
-        [image]),
+        [[0, 1, 1, 5.2, 4], [1, 0, 2, 6, 6.2], [1, 8, 3, 14, 12.4],
+         [0, 20, 20, 30, 30]], numpy.float32), 2, 3, 0.6), [image]),
     'Unpooling2D': (lambda m, x: (
         F.unpooling_2d(x, 2, outsize=(14, 13)),
         F.unpooling_2d(x, 3, 2, 1, cover_all=False)), [image]),
 }
 
 
-# Converters beyond the list: the LSTM cell (its batch shrinking too).
+
+
+def n_step(name, n_layers, directions, gates, batches=(3, 2, 2, 1),
+           in_size=3, hidden=4, **kwargs):
+    """A case of the n-step RNN ``F.<name>`` (``gates`` weights per layer
+    and direction, half on the input), over time steps of ``batches``
+    rows; with ``cx`` for an LSTM (8 gates). The function is looked up at
+    the call, where an export replaces it."""
+    params = {}
+    names = []
+    for index in range(n_layers * directions):
+        inputs = in_size if index < directions else directions * hidden
+        names.append([f'w{index}_{g}' for g in range(gates)])
+        for g in range(gates):
+            params[f'w{index}_{g}'] = normal(
+                hidden, inputs if g < gates // 2 else hidden)
+            params[f'b{index}_{g}'] = normal(hidden)
+    states = [normal(n_layers * directions, batches[0], hidden)
+              for _ in range(2 if gates == 8 else 1)]
+
+    def fn(m, *arrays):
+        ws = [[getattr(m, name) for name in row] for row in names]
+        bs = [[getattr(m, 'b' + name[1:]) for name in row] for row in names]
+        states, xs = arrays[:len(arrays) - len(batches)], \
+            arrays[len(arrays) - len(batches):]
+        hy, *rest = getattr(F, name)(n_layers, 0.0, *states, ws, bs,
+                                     list(xs), **kwargs)
+        return (hy,) + tuple(rest[:-1]) + tuple(rest[-1])
+
+    return fn, states + [normal(rows, in_size) for rows in batches], params
+
+
+CASES.update({
+    'Selu': (lambda m, x: F.selu(x), [x234]),
+    'Moveaxis': (lambda m, x: F.moveaxis(x, 0, 2), [x234]),
+    'Pad': (lambda m, x: (
+        F.pad(x, 1, 'constant'),
+        F.pad(x, ((0, 1), (2, 0), (1, 1)), 'constant', constant_values=2),
+        F.pad(x, ((1, 0), (0, 2), (3, 1)), 'edge'),
+        F.pad(x, ((1, 1), (2, 1), (0, 3)), 'reflect'),
+        F.pad(x, ((1, 1), (3, 4), (0, 1)), 'reflect'),
+        F.pad(x, ((1, 2), (0, 2), (1, 0)), 'symmetric'),
+        F.pad(x, ((0, 1), (1, 2), (2, 1)), 'wrap'),
+        F.pad(x, ((0, 1), (1, 2), (5, 1)), 'wrap')), [x234]),
+    'Rollaxis': (lambda m, x: F.rollaxis(x, 2), [x234]),
+    'SelectItem': (lambda m, x, t: F.select_item(x, t),
+                   [a23, numpy.array([2, 0], numpy.int32)]),
+    'TransposeSequence': (lambda m, x, y, z: F.transpose_sequence((x, y, z)),
+                          [normal(3, 2), normal(2, 2), normal(1, 2)]),
+    'Arccos': (lambda m, x: F.arccos(x * 0.9), [x234]),
+    'Arcsin': (lambda m, x: F.arcsin(x * 0.9), [x234]),
+    'Arctan': (lambda m, x: F.arctan(x * 3), [x234]),
+    'Cos': (lambda m, x: F.cos(x * 3), [x234]),
+    'Cosh': (lambda m, x: F.cosh(x), [x234]),
+    'Log': (lambda m, x: F.log(x), [positive(2, 3)]),
+    'sign': (lambda m, x: F.sign(x) * x, [x234]),
+    'Sin': (lambda m, x: F.sin(x * 3), [x234]),
+    'Sinh': (lambda m, x: F.sinh(x), [x234]),
+    'Tan': (lambda m, x: F.tan(x), [x234]),
+    'GroupNormalization': (lambda m, x: F.group_normalization(
+        x, 2, m.gamma, m.beta), [image], {'gamma': positive(4),
+                                          'beta': normal(4)}),
+    'n_step_gru': n_step('n_step_gru', 2, 1, 6),
+})
+
+# Converters beyond ONNX-Chainer's: the LSTM cell (its batch shrinking
+# too), x / constant, layer normalization and the other n-step RNNs.
 EXTRA_CASES = {
     'GatedCell': (lambda m, c, x: F.lstm(c, x) + F.lstm(c, x[:1]),
                   [normal(2, 3), normal(2, 12)]),
+    'DivByConstant': (lambda m, x: x / 3.0, [x234]),
+    'LayerNormalization': (lambda m, x: F.layer_normalization(
+        x, m.gamma, m.beta), [a23], {'gamma': positive(3),
+                                     'beta': normal(3)}),
+    'n_step_bigru': n_step('n_step_bigru', 2, 2, 6),
+    'n_step_lstm': n_step('n_step_lstm', 2, 1, 8),
+    'n_step_bilstm': n_step('n_step_bilstm', 1, 2, 8, batches=(2, 2)),
+    'n_step_rnn': n_step('n_step_rnn', 1, 1, 2, activation='relu'),
+    'n_step_birnn': n_step('n_step_birnn', 2, 2, 2),
 }
 ALL_CASES = {**CASES, **EXTRA_CASES}
 
 
 def test_every_supported_function_has_a_case():
     assert sorted([*CASES, 'Dropout']) == sorted(SUPPORTED)
-    assert len(SUPPORTED) == 84
+    assert len(SUPPORTED) == 102
 
 
-# onnxruntime 1.31 runs MaxRoiPool up to opset 21 only.
-NEWEST_RUN = {'ROIPooling2D': 21}
-
-
-@pytest.mark.parametrize('newest', [False, True])
+@pytest.mark.parametrize('opset_version', OPSETS)
 @pytest.mark.parametrize('name', sorted(ALL_CASES))
-def test_function_matches_onnxruntime(name, newest):
-    opset_version = NEWEST_RUN.get(name, MAX_OPSET_VERSION) if newest \
-        else MIN_OPSET_VERSION
+def test_function_matches_onnxruntime(name, opset_version):
+    """The sweep: every converter at every opset."""
     fn, inputs, *rest = ALL_CASES[name]
     model = FunctionModel(fn, *rest)
     runtime.check_export(model, inputs, rtol=1e-4, atol=1e-5,
@@ -246,8 +332,7 @@ def test_every_converter_is_exercised():
     assert set(converters) <= used
 
 
-@pytest.mark.parametrize('opset_version',
-                         [MIN_OPSET_VERSION, MAX_OPSET_VERSION])
+@pytest.mark.parametrize('opset_version', OPSETS)
 def test_dropout_exports_the_inference_identity(opset_version):
     x = gen.increasing(2, 5)
     model = FunctionModel(lambda m, x: F.dropout(x, 0.3))
@@ -259,3 +344,23 @@ def test_dropout_exports_the_inference_identity(opset_version):
             if n.op_type != 'Constant'] == ['Dropout']
     numpy.testing.assert_array_equal(
         runtime.run(onnx_model, {'input_0': x})[0], x)
+
+
+# Cases whose functions read host arrays of the test (labels, regions,
+# indices, a condition): on a GPU they would mix devices.
+HOST_ARRAYS = {'Permutate', 'ROIPooling2D', 'SoftmaxCrossEntropy', 'Where'}
+
+
+@pytest.mark.gpu
+@pytest.mark.parametrize('opset_version', [MINIMUM_OPSET_VERSION, 13, 21])
+@pytest.mark.parametrize('name', sorted(set(ALL_CASES) - HOST_ARRAYS))
+def test_function_on_gpu_matches_onnxruntime(name, opset_version):
+    """Converters read what they need from the host: a model on a GPU
+    exports as on the CPU."""
+    from kusari.array import backend
+    device = backend.get_device('@cupy:0')
+    fn, inputs, *rest = ALL_CASES[name]
+    model = FunctionModel(fn, *rest)
+    model.to_device(device)
+    runtime.check_export(model, [device.send(x) for x in inputs],
+                         rtol=1e-4, atol=1e-5, opset_version=opset_version)

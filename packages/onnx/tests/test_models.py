@@ -140,3 +140,61 @@ def test_model_on_gpu_exports_host_arrays():
     x = numpy.random.default_rng(4).standard_normal((2, 3, 5, 5))
     runtime.check_export(model, device.send(x.astype(numpy.float32)),
                          rtol=1e-4, atol=1e-5)
+
+
+class DivPadLog(Chain):
+    """The issue's model: x / 3.0, F.pad and F.log around a linear
+    layer."""
+
+    def __init__(self):
+        super().__init__()
+        with self.init_scope():
+            self.fc = L.Linear(6, 4)
+
+    def forward(self, x):
+        h = F.pad(x / 3.0, ((0, 0), (1, 1)), 'constant', constant_values=1)
+        return F.log(F.softplus(self.fc(h)) + 1)
+
+
+@pytest.mark.parametrize('opset_version', [7, 11, 13, 18, 28])
+def test_division_by_a_constant_pad_and_log(opset_version):
+    x = numpy.random.default_rng(5).standard_normal((3, 4))
+    onnx_model = runtime.check_export(DivPadLog(), x.astype(numpy.float32),
+                                      opset_version=opset_version)
+    assert {'Div', 'Pad', 'Log'} <= {n.op_type for n in onnx_model.graph.node}
+
+
+class Tagger(Chain):
+    """NStep RNN links over sequences of different lengths (sorted,
+    transposed and restored by the link), one output per sequence."""
+
+    def __init__(self, rnn):
+        super().__init__()
+        with self.init_scope():
+            self.rnn = rnn
+
+    def forward(self, *xs):
+        *states, ys = self.rnn(*(None,) * (len(self.rnn_states)), list(xs))
+        return tuple(states) + tuple(ys)
+
+    @property
+    def rnn_states(self):
+        return ('hx', 'cx') if isinstance(self.rnn, (
+            L.NStepLSTM, L.NStepBiLSTM)) else ('hx',)
+
+
+@pytest.mark.parametrize('opset_version', [7, 14, 28])
+@pytest.mark.parametrize('rnn, op_type', [
+    (lambda: L.NStepLSTM(2, 3, 4, 0.0), 'LSTM'),
+    (lambda: L.NStepBiGRU(1, 3, 4, 0.0), 'GRU'),
+    (lambda: L.NStepRNNReLU(1, 3, 4, 0.0), 'RNN'),
+])
+def test_n_step_links_export_onnx_recurrent_operators(rnn, op_type,
+                                                      opset_version):
+    rng = numpy.random.default_rng(6)
+    xs = [rng.standard_normal((n, 3)).astype(numpy.float32)
+          for n in (2, 4, 1)]
+    onnx_model = runtime.check_export(Tagger(rnn()), xs, rtol=1e-4,
+                                      atol=1e-5, opset_version=opset_version)
+    op_types = [n.op_type for n in onnx_model.graph.node]
+    assert op_type in op_types and 'Sigmoid' not in op_types

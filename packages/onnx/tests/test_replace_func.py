@@ -89,3 +89,16 @@ def test_bad_calls():
             [], 1.0)
     with pytest.raises(TypeError, match='rename_attributes must hold'):
         fake_as_funcnode(scaled_sum, 'S', rename_attributes=[(1.5, 'a')])
+
+
+def test_nested_outputs_keep_their_structure():
+    def pairs(a, b):
+        return a + b, [a * b, a - b]
+
+    wrapped = fake_as_funcnode(pairs, 'Pairs', experimental_warning=False)
+    total, (product, difference) = wrapped(Variable(x), Variable(2 * x))
+    numpy.testing.assert_allclose(difference.array, -x)
+    node = total.creator_node
+    assert node.reconstruct_return_value(['s', 'p', 'd']) == ('s', ['p', 'd'])
+    args, kwargs = node.arguments(['first', 'second'])
+    assert (args, kwargs) == (('first', 'second'), {})

@@ -1,11 +1,9 @@
 """The names shared during one export: tensors, parameters, constants."""
-from onnx import numpy_helper
-
 from kusari.array import backend
 from kusari.autograd.variable import Variable
 from kusari.autograd.variable import VariableNode
 from kusari.onnx.onnx_helper import cleanse_param_name
-from kusari.onnx.onnx_helper import to_host
+from kusari.onnx.onnx_helper import to_tensor
 
 
 def _key(obj):
@@ -96,7 +94,7 @@ class Context:
             name = self.add_const(array, 'constant')
             self._bind(node, name)
         elif name in self._arrays:
-            self.parameters.append(_tensor(self._arrays.pop(name), name))
+            self.parameters.append(to_tensor(self._arrays.pop(name), name))
         return name
 
     def add_param(self, array, name, use_original_name=False):
@@ -106,17 +104,14 @@ class Context:
         if not use_original_name:
             name = self.new_name(name)
         self._names.add(name)
-        self.parameters.append(_tensor(array, name))
+        self.parameters.append(to_tensor(array, name))
         return name
 
     def add_const(self, array, name):
         """Add ``array`` as a constant initializer (kept even when the
         parameters are not exported); returns its fresh name."""
         name = self.new_name(name)
-        self.constants.append(_tensor(array, name))
+        self.constants.append(to_tensor(array, name))
         return name
 
 
-def _tensor(array, name):
-    array = getattr(array, 'array', array)  # a Parameter's array
-    return numpy_helper.from_array(to_host(array), name)

@@ -1,11 +1,13 @@
 """Exporting a model's forward call as an ONNX model.
 
-Supported opsets: 13 to 26 of the default ONNX domain (26 is the newest
-that both onnx 1.23 and onnxruntime 1.31 know); the default is the newest
-of those the installed onnx knows.
+Supported opsets: 7 to 28 of the default ONNX domain (28 is the newest
+that both onnx 1.23 and onnxruntime 1.32 know); the default is the newest
+of those the installed onnx knows, at which onnxruntime runs every
+converter's graph.
 """
 import collections
 import os
+import warnings
 
 import onnx
 
@@ -14,22 +16,34 @@ from kusari.array import configuration
 from kusari.autograd import backward
 from kusari.autograd.variable import Variable
 from kusari.onnx import graph
+from kusari.onnx import mapping
 from kusari.onnx import onnx_helper
 from kusari.onnx.context import Context
 
-MIN_OPSET_VERSION = 13
-MAX_OPSET_VERSION = 26
+MINIMUM_OPSET_VERSION = 7
+MAXIMUM_OPSET_VERSION = 28
+
+
+def convert_parameter(parameter, context):
+    """The TensorProto of ``parameter`` (a Parameter, Variable or array)
+    named as ``context`` names it."""
+    if not (isinstance(parameter, Variable)
+            or backend.is_array_supported(parameter)):
+        raise ValueError(
+            f'convert_parameter: parameter must be a Parameter, a Variable '
+            f'or an array; got {type(parameter).__name__}')
+    return onnx_helper.to_tensor(parameter, context.get_name(parameter))
 
 
 def _opset_version(opset_version):
-    newest = min(MAX_OPSET_VERSION, onnx.defs.onnx_opset_version())
+    newest = min(MAXIMUM_OPSET_VERSION, onnx.defs.onnx_opset_version())
     if opset_version is None:
         return newest
     if not isinstance(opset_version, int) or isinstance(opset_version, bool) \
-            or not MIN_OPSET_VERSION <= opset_version <= newest:
+            or not MINIMUM_OPSET_VERSION <= opset_version <= newest:
         raise ValueError(
             f'export: opset_version must be an int from '
-            f'{MIN_OPSET_VERSION} to {newest}; got {opset_version!r}')
+            f'{MINIMUM_OPSET_VERSION} to {newest}; got {opset_version!r}')
     return opset_version
 
 
@@ -105,11 +119,55 @@ def _named_outputs(outputs, output_names):
     return collections.OrderedDict(zip(names, [y for _, y in found]))
 
 
+def _input_shapes(inputs, input_shapes):
+    """The shapes the graph declares for ``inputs`` (an ordered dict
+    ``name -> Variable``): ``input_shapes`` given for one input (a tuple),
+    for each (a list, or a dict keyed as the inputs) or None (theirs).
+    A side may be an int, None (unknown) or a str (a named dimension)."""
+    arrays = list(inputs.values())
+    if input_shapes is None:
+        return [x.shape for x in arrays]
+    if isinstance(input_shapes, tuple):
+        input_shapes = [input_shapes]
+    if isinstance(input_shapes, dict):
+        missing = set(inputs) - set(input_shapes)
+        if missing:
+            raise ValueError(
+                f'export: input_shapes has no shape for the inputs '
+                f'{sorted(missing)}')
+        input_shapes = [input_shapes[name] for name in inputs]
+    if not isinstance(input_shapes, list) or \
+            len(input_shapes) != len(arrays):
+        raise ValueError(
+            f'export: input_shapes must be a tuple (one input), or a list '
+            f'or dict of one shape per input ({len(arrays)}); got '
+            f'{input_shapes!r}')
+    for name, x, shape in zip(inputs, arrays, input_shapes):
+        if len(shape) != x.ndim:
+            raise ValueError(
+                f'export: input_shapes gives the input {name!r} of '
+                f'{x.ndim} axes the shape {shape!r}')
+    return [tuple(shape) for shape in input_shapes]
+
+
+def _infer_output_shapes(onnx_model):
+    """Forget the traced output shapes and declare what shape inference
+    gives for the inputs' declared shapes instead."""
+    for output in onnx_model.graph.output:
+        for dim in output.type.tensor_type.shape.dim:
+            dim.Clear()
+    inferred = onnx.shape_inference.infer_shapes(onnx_model)
+    for output, found in zip(onnx_model.graph.output,
+                             inferred.graph.output):
+        output.CopyFrom(found)
+
+
 def export(model, args, filename=None, export_params=True,
            graph_name='Graph', save_text=False, opset_version=None,
-           train=False, return_named_inout=False, external_converters=None,
-           external_opset_imports=None, input_names=None,
-           output_names=None):
+           input_names=None, output_names=None, train=False,
+           return_named_inout=False, external_converters=None,
+           external_opset_imports=None, input_shapes=None,
+           no_testcase=False):
     """Export ``model`` (a Chain) to ONNX by tracing one forward call.
 
     The model is called once with ``args`` under ``config.train =
@@ -129,17 +187,28 @@ def export(model, args, filename=None, export_params=True,
         graph_name (str): the name of the ONNX graph.
         save_text (bool): also write the readable graph to
             ``filename + '.txt'`` (filename must be a path).
-        opset_version (int): the opset of the default domain, 13 to 26;
-            None for the newest.
+        opset_version (int): the opset of the default domain,
+            :data:`MINIMUM_OPSET_VERSION` to :data:`MAXIMUM_OPSET_VERSION`;
+            None for the newest the installed onnx knows.
+        input_names, output_names: a str, a list or tuple (one per input
+            or output), or a dict from the default names (``input_0``...,
+            ``output_0``..., or the keys of a dict) to new ones.
         train (bool): ``config.train`` during the traced call.
         return_named_inout (bool): also return the inputs and outputs.
         external_converters (dict): ``function name -> converter`` used
             before the built-in converters.
         external_opset_imports (dict): ``domain -> version`` of the custom
             domains the external converters use.
-        input_names, output_names: a str, a list or tuple (one per input
-            or output), or a dict from the default names (``input_0``...,
-            ``output_0``..., or the keys of a dict) to new ones.
+        input_shapes: the shapes the graph declares for its inputs,
+            instead of those traced: a tuple for one input, else a list
+            (or a dict keyed as ``args``) of one per input. A side is an
+            int, None or a str (a named dimension, such as ``'batch'``):
+            the model then runs with any size there, as far as its
+            functions do not fix it (a reshape to a traced batch size, a
+            mean over the batch...); the outputs' shapes are inferred.
+        no_testcase (bool): do not warn, when writing ``filename``, that
+            :func:`export_testcase` also writes the inputs and outputs
+            (as ONNX-Chainer warns).
 
     Returns:
         The ONNX ModelProto; with ``return_named_inout``, ``(model,
@@ -150,13 +219,20 @@ def export(model, args, filename=None, export_params=True,
     if save_text and not isinstance(filename, (str, os.PathLike)):
         raise ValueError('export: save_text needs filename to be a path; '
                          f'got {filename!r}')
+    if filename is not None and not no_testcase:
+        warnings.warn('export: exporting a model without its test case is '
+                      'deprecated (as in ONNX-Chainer); use export_testcase, '
+                      'or pass no_testcase=True', DeprecationWarning,
+                      stacklevel=2)
     call_args, call_kwargs, inputs = _trace_inputs(args, input_names)
+    shapes = _input_shapes(inputs, input_shapes)
     context = Context(model)
     for name, x in inputs.items():
         context.set_name(x, name, pinned=True)
     recorder = graph.Recorder()
     with configuration.using_config('train', train), \
-            configuration.using_config('enable_backprop', True), recorder:
+            configuration.using_config('enable_backprop', True), \
+            mapping.patch_functions(), recorder:
         outputs = model(*call_args, **call_kwargs)
     outputs = _named_outputs(outputs, output_names)
     for name, y in outputs.items():
@@ -164,7 +240,7 @@ def export(model, args, filename=None, export_params=True,
             context.set_name(y, name, pinned=True)
     onnx_graph = graph.build_graph(
         recorder.functions, context, opset_version,
-        external_converters or {}, graph_name, inputs, outputs,
+        external_converters or {}, graph_name, inputs, shapes, outputs,
         export_params)
     opset_imports = [onnx.helper.make_opsetid('', opset_version)] + [
         onnx.helper.make_opsetid(domain, version) for domain, version
@@ -173,6 +249,13 @@ def export(model, args, filename=None, export_params=True,
         onnx_graph, opset_imports=opset_imports, producer_name='kusari',
         ir_version=onnx.helper.find_min_ir_version_for(
             opset_imports, ignore_unknown=True))
+    if onnx_model.ir_version < 4:
+        # Before IR version 4 (opset 9) every initializer is also an input.
+        onnx_model.graph.input.extend(
+            onnx.helper.make_tensor_value_info(t.name, t.data_type, t.dims)
+            for t in onnx_model.graph.initializer)
+    if input_shapes is not None:
+        _infer_output_shapes(onnx_model)
     if filename is not None:
         onnx.save_model(onnx_model, filename)
         if save_text:
@@ -201,14 +284,15 @@ def export_testcase(model, args, out_dir, output_grad=False, **kwargs):
     Returns:
         The ONNX ModelProto.
     """
-    kwargs.pop('return_named_inout', None)
+    for name in ('return_named_inout', 'no_testcase'):
+        kwargs.pop(name, None)
     test_dir = os.path.join(out_dir, 'test_data_set_0')
     os.makedirs(test_dir, exist_ok=True)
     if output_grad:
         model.cleargrads()
     onnx_model, inputs, outputs = export(
         model, args, filename=os.path.join(out_dir, 'model.onnx'),
-        return_named_inout=True, **kwargs)
+        return_named_inout=True, no_testcase=True, **kwargs)
     for kind, tensors in (('input', inputs), ('output', outputs)):
         for i, (name, var) in enumerate(tensors.items()):
             onnx_helper.write_tensor_pb(

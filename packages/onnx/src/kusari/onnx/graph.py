@@ -66,7 +66,7 @@ def _converter(func, func_name, external_converters):
 
 
 def build_graph(functions, context, opset_version, external_converters,
-                graph_name, inputs, outputs, export_params):
+                graph_name, inputs, input_shapes, outputs, export_params):
     """The ONNX GraphProto of the traced ``functions``.
 
     Args:
@@ -74,6 +74,7 @@ def build_graph(functions, context, opset_version, external_converters,
             order applied.
         context: the Context, with the inputs and outputs already named.
         inputs, outputs: dicts ``name -> Variable``.
+        input_shapes: the shape to declare for each input.
     """
     counts = collections.Counter()
     nodes = []
@@ -101,7 +102,8 @@ def build_graph(functions, context, opset_version, external_converters,
             _converter(func, func_name, external_converters)(params))
     nodes.extend(_identities(context, outputs))
     parameters = context.parameters
-    graph_inputs = [_value_info(name, var) for name, var in inputs.items()]
+    graph_inputs = [_value_info(name, var, shape) for (name, var), shape
+                    in zip(inputs.items(), input_shapes)]
     if not export_params:
         graph_inputs += [onnx.helper.make_tensor_value_info(
             p.name, p.data_type, p.dims) for p in parameters]
@@ -125,6 +127,7 @@ def _identities(context, outputs):
     return nodes
 
 
-def _value_info(name, var):
+def _value_info(name, var, shape=None):
     return onnx.helper.make_tensor_value_info(
-        name, onnx.helper.np_dtype_to_tensor_dtype(var.dtype), var.shape)
+        name, onnx.helper.np_dtype_to_tensor_dtype(var.dtype),
+        var.shape if shape is None else shape)

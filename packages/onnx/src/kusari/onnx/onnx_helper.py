@@ -52,12 +52,18 @@ def to_host(value, dtype=None):
     return numpy.asarray(value, dtype)
 
 
+def to_tensor(value, name):
+    """The TensorProto named ``name`` of ``value`` (an array on any
+    device, a Variable or a Parameter)."""
+    return numpy_helper.from_array(to_host(getattr(value, 'array', value)),
+                                   name)
+
+
 def write_tensor_pb(filename, name, value):
     """Write the array ``value`` as a serialized TensorProto named
     ``name`` to ``filename`` (the ONNX test data set format)."""
-    tensor = numpy_helper.from_array(to_host(value), name)
     with open(filename, 'wb') as file:
-        file.write(tensor.SerializeToString())
+        file.write(to_tensor(value, name).SerializeToString())
 
 
 class GraphBuilder:
@@ -66,12 +72,19 @@ class GraphBuilder:
     Args:
         prefix (str): the start of every tensor and node name it makes;
             None for a fresh anonymous one.
+        opset_version (int): the default domain's opset the nodes are
+            for; None for the newest.
+        context: the export's :class:`~kusari.onnx.context.Context`, which
+            takes the constants that opsets before 9 cannot hold in a
+            Constant node (any but a float one) as initializers.
     """
 
-    def __init__(self, prefix=None):
+    def __init__(self, prefix=None, opset_version=None, context=None):
         if prefix is None:
             prefix = f'gb{next(_anonymous)}'
         self.prefix = prefix
+        self.opset_version = opset_version
+        self.context = context
         self._nodes = []
         self._count = itertools.count()
 
@@ -101,9 +114,13 @@ class GraphBuilder:
 
     def const(self, value, dtype=None):
         """A Constant node holding ``value`` (an array or a scalar, of
-        ``dtype`` if given); returns its output name."""
-        return self.op('Constant', [],
-                       value=numpy_helper.from_array(to_host(value, dtype)))
+        ``dtype`` if given), or an initializer of the context where the
+        opset's Constant cannot hold its dtype; returns its name."""
+        value = to_host(value, dtype)
+        if self.context is not None and self.opset_version is not None \
+                and self.opset_version < 9 and value.dtype.kind != 'f':
+            return self.context.add_const(value, self._name('Constant'))
+        return self.op('Constant', [], value=numpy_helper.from_array(value))
 
     def nodes(self, output_names=None):
         """The nodes made so far; with ``output_names``, the outputs of

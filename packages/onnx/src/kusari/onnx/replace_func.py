@@ -44,6 +44,25 @@ def _fill(value, inputs):
     return value
 
 
+def _flatten(value, leaves):
+    """The skeleton of ``value``: its lists and tuples (a dict: its
+    values, as a tuple) with each other element replaced by its index in
+    ``leaves``, to which it is appended."""
+    if isinstance(value, dict):
+        value = tuple(value.values())
+    if isinstance(value, (list, tuple)):
+        return type(value)(_flatten(v, leaves) for v in value)
+    leaves.append(value)
+    return len(leaves) - 1
+
+
+def _rebuild(skeleton, leaves):
+    """The inverse of :func:`_flatten`."""
+    if isinstance(skeleton, (list, tuple)):
+        return type(skeleton)(_rebuild(s, leaves) for s in skeleton)
+    return leaves[skeleton]
+
+
 def _holds_input(value):
     return isinstance(value, _Input) or (
         isinstance(value, (list, tuple)) and any(map(_holds_input, value)))
@@ -70,14 +89,23 @@ class WrappedFunctionNode(function_node.FunctionNode):
     def label(self):
         return onnx_helper.get_func_name(self)
 
+    def arguments(self, inputs):
+        """``(args, kwargs)`` of the wrapped call with ``inputs[i]`` in
+        place of its input ``i`` (a converter passes its input names)."""
+        return _fill(self.args, inputs), _fill(self.kwargs, inputs)
+
+    def reconstruct_return_value(self, outputs):
+        """``outputs`` (one per output of the node, such as a converter's
+        output names) arranged as the wrapped function returned its
+        values: nested lists and tuples kept, a dict as the tuple of its
+        values, a single value as itself."""
+        return _rebuild(self._skeleton, outputs)
+
     def _call(self, inputs):
-        outputs = self.func(*_fill(self.args, inputs),
-                            **_fill(self.kwargs, inputs))
-        if isinstance(outputs, dict):
-            outputs = tuple(outputs.values())
-        elif not isinstance(outputs, (list, tuple)):
-            outputs = (outputs,)
-        return outputs
+        args, kwargs = self.arguments(inputs)
+        leaves = []
+        self._skeleton = _flatten(self.func(*args, **kwargs), leaves)
+        return leaves
 
     def forward(self, inputs):
         self.retain_inputs(tuple(range(len(inputs))))
@@ -132,8 +160,9 @@ def fake_as_funcnode(alt_func, name, rename_attributes=None,
         experimental_warning (bool): warn that this is experimental.
 
     Returns:
-        The wrapped function: one Variable, or a tuple of them for
-        several outputs.
+        The wrapped function: one Variable; for several outputs, as
+        ``alt_func`` returns them (its lists and tuples, nested too, with
+        Variables in them; a dict or a list at the top as a tuple).
     """
     renames = dict(rename_attributes or ())
     for key in renames:
@@ -162,7 +191,10 @@ def fake_as_funcnode(alt_func, name, rename_attributes=None,
                 attributes[renames.get(key, default)] = value
         node = WrappedFunctionNode(name, alt_func, args, kwargs, attributes)
         outputs = node.apply(inputs)
-        return outputs[0] if len(outputs) == 1 else outputs
+        if len(outputs) == 1:
+            return outputs[0]
+        outputs = node.reconstruct_return_value(outputs)
+        return tuple(outputs) if isinstance(outputs, list) else outputs
 
     return wrapped
 

@@ -11,5 +11,6 @@ from kusari.onnx.functions import math  # NOQA: F401
 from kusari.onnx.functions import noise  # NOQA: F401
 from kusari.onnx.functions import normalization  # NOQA: F401
 from kusari.onnx.functions import pooling  # NOQA: F401
+from kusari.onnx.functions import rnn  # NOQA: F401
 from kusari.onnx.functions._registry import ConvertParams  # NOQA: F401
 from kusari.onnx.functions._registry import converters  # NOQA: F401

@@ -47,7 +47,8 @@ class ConvertParams:
 
     def graph_builder(self):
         """A GraphBuilder naming its tensors after this application."""
-        return onnx_helper.GraphBuilder(self.node_name)
+        return onnx_helper.GraphBuilder(self.node_name, self.opset_version,
+                                        self.context)
 
     def input_shape(self, index=0):
         """The shape of the function's input ``index``."""

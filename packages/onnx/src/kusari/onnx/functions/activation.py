@@ -10,10 +10,8 @@ register('HardSigmoid')(_ops.one_node('HardSigmoid', alpha=0.2, beta=0.5))
 @register('ClippedReLU')
 def convert_clipped_relu(params):
     gb = params.graph_builder()
-    gb.op_output_named(
-        'Clip', [params.input_names[0], _ops.scalar(gb, params, 0),
-                 _ops.scalar(gb, params, params.func.cap)],
-        params.output_names)
+    _ops.clip(gb, params.input_names[0], 0, params.func.cap,
+              params.input_dtype(), params.output_names)
     return gb.nodes()
 
 
@@ -27,14 +25,13 @@ def convert_leaky_relu(params):
     return _ops.one_node('LeakyRelu', alpha=float(params.func.slope))(params)
 
 
-@register('Softmax')
+@register('Softmax', 'LogSoftmax')
 def convert_softmax(params):
-    return _ops.one_node('Softmax', axis=params.func.axis)(params)
-
-
-@register('LogSoftmax')
-def convert_log_softmax(params):
-    return _ops.one_node('LogSoftmax', axis=params.func.axis)(params)
+    gb = params.graph_builder()
+    _ops.softmax(gb, type(params.func).__name__, params.input_names[0],
+                 params.func.axis, len(params.input_shape()),
+                 params.output_names)
+    return gb.nodes()
 
 
 @register('PReLU')
@@ -84,20 +81,19 @@ def convert_gated_cell(params):
         gb, x, (x_shape[0], x_shape[1] // 4, 4) + tuple(x_shape[2:]))
     a, i, f, o = [gb.op('Gather', [grouped, gb.const(g, 'int64')], axis=2)
                   for g in range(4)]
-    rows = x_shape[0]
+    rows, all_rows = x_shape[0], params.input_shape(0)[0]
     kept = c_prev
-    if rows < params.input_shape(0)[0]:
-        kept = gb.op('Slice', [c_prev, gb.const([0], 'int64'),
-                               gb.const([rows], 'int64')])
+    if rows < all_rows:
+        kept = _ops.slice_axes(gb, c_prev, (all_rows,), [0], [rows], [0],
+                               [1])
     c = gb.op('Add', [
         gb.op('Mul', [gb.op('Tanh', [a]), gb.op('Sigmoid', [i])]),
         gb.op('Mul', [gb.op('Sigmoid', [f]), kept])])
     if kept is c_prev:
         gb.op_output_named('Identity', [c], [c_name])
     else:
-        rest = gb.op('Slice', [c_prev, gb.const([rows], 'int64'),
-                               gb.const([params.input_shape(0)[0]],
-                                        'int64')])
+        rest = _ops.slice_axes(gb, c_prev, (all_rows,), [rows], [all_rows],
+                               [0], [1])
         gb.op_output_named('Concat', [c, rest], [c_name], axis=0)
     gb.op_output_named('Mul', [gb.op('Sigmoid', [o]),
                                gb.op('Tanh', [c])], [h_name])

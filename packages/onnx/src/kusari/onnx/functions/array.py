@@ -28,8 +28,9 @@ def convert_concat(params):
 def convert_depth2space(params):
     # Chainer's channel order (block row, block column, channel) is
     # ONNX's "DCR" mode.
+    attributes = {'mode': 'DCR'} if _ops.since(params, 11) else {}
     return _ops.one_node('DepthToSpace', blocksize=params.func.r,
-                      mode='DCR')(params)
+                         **attributes)(params)
 
 
 @register('Space2Depth')
@@ -39,9 +40,11 @@ def convert_space2depth(params):
 
 @register('Reshape')
 def convert_reshape(params):
+    """Squeeze or Unsqueeze where the shape only loses or gains axes of
+    length one (squeeze, expand_dims), else Reshape."""
     gb = params.graph_builder()
-    _ops.reshape(gb, params.input_names[0], params.func.shape,
-                 params.output_names)
+    _ops.reshape_to(gb, params.input_names[0], params.input_shape(),
+                    params.func.shape, params.output_names)
     return gb.nodes()
 
 
@@ -59,7 +62,8 @@ def convert_where(params):
     gb = params.graph_builder()
     if params.input_dtype(0) != numpy.bool_:
         condition = gb.op('Cast', [condition], to=onnx.TensorProto.BOOL)
-    gb.op_output_named('Where', [condition, x, y], params.output_names)
+    _ops.where(gb, condition, x, y, params.input_dtype(1),
+               params.output_names)
     return gb.nodes()
 
 
@@ -70,6 +74,88 @@ def convert_stack(params):
     gb = params.graph_builder()
     parts = [_ops.unsqueeze(gb, x, [axis]) for x in params.input_names]
     gb.op_output_named('Concat', parts, params.output_names, axis=axis)
+    return gb.nodes()
+
+
+@register('Pad')
+def convert_pad(params):
+    """ONNX's Pad for the constant, edge and reflect (and from opset 19
+    wrap) modes; the copying modes it lacks (symmetric), or pads longer
+    than it copies from, gather each padded axis's indices."""
+    func = params.func
+    shape = params.input_shape()
+    gb = params.graph_builder()
+    x = params.input_names[0]
+    mode = func.mode
+    if mode == 'constant':
+        value = numpy.asarray(func.keywords.get('constant_values', 0))
+        if value.size != 1:
+            raise ValueError(
+                f'{params.node_name}: ONNX pads with one constant; got '
+                f'constant_values={value.tolist()!r}')
+        _ops.pad(gb, x, func.pad_width, mode, value.item(),
+                 params.input_dtype(), params.output_names)
+        return gb.nodes()
+    if _pad_copies(gb, mode, func.pad_width, shape):
+        _ops.pad(gb, x, func.pad_width, mode, None, params.input_dtype(),
+                 params.output_names)
+        return gb.nodes()
+    padded = [axis for axis, pads in enumerate(func.pad_width) if any(pads)]
+    for axis in padded:
+        index = numpy.pad(numpy.arange(shape[axis]), func.pad_width[axis],
+                          mode=mode)
+        x = _ops.emit(gb, 'Gather', [x, gb.const(index, numpy.int64)],
+                      params.output_names if axis == padded[-1] else None,
+                      axis=axis)
+    if not padded:
+        gb.op_output_named('Identity', [x], params.output_names)
+    return gb.nodes()
+
+
+def _pad_copies(gb, mode, pad_width, shape):
+    """Whether ONNX's Pad copies elements as ``numpy.pad`` does in
+    ``mode``: edge always, reflect with pads shorter than their axis,
+    wrap (from opset 19) with pads no longer than it."""
+    excess = max(max(pads) - side for pads, side in zip(pad_width, shape))
+    if mode == 'edge':
+        return True
+    if mode == 'reflect':
+        return excess < 0
+    return mode == 'wrap' and _ops.since(gb, 19) and excess <= 0
+
+
+@register('SelectItem')
+def convert_select_item(params):
+    """``x[i, t[i]]``: GatherElements from opset 11; before, a Gather
+    from the flattened x."""
+    x, t = params.input_names
+    rows, columns = params.input_shape(0)
+    gb = params.graph_builder()
+    t = gb.op('Cast', [t], to=onnx.TensorProto.INT64)
+    if _ops.since(gb, 11):
+        picked = gb.op('GatherElements', [x, _ops.unsqueeze(gb, t, [1])],
+                       axis=1)
+        _ops.squeeze(gb, picked, [1], params.output_names)
+        return gb.nodes()
+    flat = gb.op('Add', [t, gb.const(numpy.arange(rows) * columns,
+                                     numpy.int64)])
+    gb.op_output_named('Gather', [_ops.reshape(gb, x, (-1,)), flat],
+                       params.output_names, axis=0)
+    return gb.nodes()
+
+
+@register('TransposeSequence')
+def convert_transpose_sequence(params):
+    """``ys[t]``: the rows t of the sequences longer than t,
+    concatenated."""
+    gb = params.graph_builder()
+    lengths = [params.input_shape(i)[0] for i in range(len(
+        params.input_names))]
+    for t, output in enumerate(params.output_names):
+        rows = [_ops.slice_axes(gb, x, (length,), [t], [t + 1], [0], [1])
+                for x, length in zip(params.input_names, lengths)
+                if length > t]
+        gb.op_output_named('Concat', rows, [output], axis=0)
     return gb.nodes()
 
 
@@ -98,9 +184,7 @@ def convert_split_axis(params):
                   for b in sections]
     sizes = numpy.diff([0] + bounds + [length]).clip(0)
     gb = params.graph_builder()
-    gb.op_output_named(
-        'Split', [params.input_names[0], gb.const(sizes, numpy.int64)],
-        params.output_names, axis=axis)
+    _ops.split(gb, params.input_names[0], sizes, axis, params.output_names)
     return gb.nodes()
 
 
@@ -144,11 +228,14 @@ def convert_permutate(params):
     gb = params.graph_builder()
     indices = gb.op('Cast', [indices], to=onnx.TensorProto.INT64)
     if params.func.inv:
+        # inverse[i] = the j where indices[j] == i: the row of the one in
+        # column i of the permutation matrix.
         n = params.input_shape(1)[0]
-        indices = gb.op(
-            'ScatterElements',
-            [gb.const(numpy.zeros(n), numpy.int64), indices,
-             gb.const(numpy.arange(n), numpy.int64)], axis=0)
+        matrix = gb.op('Equal', [_ops.unsqueeze(gb, indices, [1]),
+                                 gb.const(numpy.arange(n), numpy.int64)])
+        indices = gb.op('ArgMax', [gb.op(
+            'Cast', [matrix], to=onnx.TensorProto.INT32)], axis=0,
+            keepdims=0)
     gb.op_output_named('Gather', [x, indices], params.output_names,
                        axis=params.func.axis)
     return gb.nodes()
@@ -156,7 +243,18 @@ def convert_permutate(params):
 
 @register('ResizeImages')
 def convert_resize_images(params):
+    """Resize from opset 11; before (whose Upsample cannot place the
+    samples as Chainer does), the function's own interpolation matrices:
+    ``rows @ x @ cols^T``."""
     func = params.func
+    gb = params.graph_builder()
+    if not _ops.since(gb, 11):
+        dtype = params.input_dtype()
+        rows = gb.op('MatMul', [gb.const(func.rows, dtype),
+                                params.input_names[0]])
+        gb.op_output_named('MatMul', [rows, gb.const(func.cols.T, dtype)],
+                           params.output_names)
+        return gb.nodes()
     if func.mode == 'nearest':
         attributes = {'mode': 'nearest',
                       'coordinate_transformation_mode': 'asymmetric',
@@ -166,11 +264,16 @@ def convert_resize_images(params):
                       'coordinate_transformation_mode':
                           'align_corners' if func.align_corners
                           else 'half_pixel'}
-    gb = params.graph_builder()
-    sizes = gb.const(params.input_shape()[:2] + tuple(func.output_shape),
-                     numpy.int64)
-    gb.op_output_named('Resize', [params.input_names[0], '', '', sizes],
-                       params.output_names, **attributes)
+    if _ops.since(gb, 18):  # the sizes of the resized axes only
+        sizes, attributes['axes'] = func.output_shape, [2, 3]
+    else:
+        sizes = params.input_shape()[:2] + tuple(func.output_shape)
+    # Opsets 11 and 12 want the roi and scales inputs, empty.
+    empty = gb.const(numpy.zeros(0), params.input_dtype())
+    gb.op_output_named(
+        'Resize', [params.input_names[0], empty, empty,
+                   gb.const(sizes, numpy.int64)], params.output_names,
+        **attributes)
     return gb.nodes()
 
 
@@ -208,15 +311,23 @@ def convert_get_item(params):
     gb = params.graph_builder()
     x = params.input_names[0]
     if axes:
-        x = gb.op('Slice', [x] + [gb.const(values, numpy.int64) for values
-                                  in (starts, ends, axes, steps)])
+        x = _ops.slice_axes(gb, x, shape, starts, ends, axes, steps)
     if gathered is not None:
         x = gb.op('Gather', [x, gb.const(gathered[1], numpy.int64)],
                   axis=gathered[0])
-    out_shape = numpy.broadcast_to(numpy.empty((), numpy.int8),
-                                   shape)[slices].shape
-    _ops.reshape(gb, x, out_shape, params.output_names)
+    sliced = numpy.broadcast_to(numpy.empty((), numpy.int8), shape)
+    _ops.reshape_to(gb, x, sliced[_keeping_axes(slices)].shape,
+                    sliced[slices].shape, params.output_names)
     return gb.nodes()
+
+
+def _keeping_axes(slices):
+    """The index ``slices`` with its ints as length-one slices and its
+    Nones dropped: the shape it gives before the ints' axes are dropped
+    and the Nones' added."""
+    return tuple(slice(index, index + 1 if index != -1 else None)
+                 if isinstance(index, (int, numpy.integer)) else index
+                 for index in slices if index is not None)
 
 
 def _expand_ellipsis(slices, ndim):

@@ -41,9 +41,13 @@ def convert_deconvolution(params):
 @register('LinearFunction')
 def convert_linear(params):
     """``x W^T + b``: one Gemm for a matrix x."""
-    if len(params.input_shape(0)) == 2:
-        return _ops.one_node('Gemm', transB=1)(params)
     gb = params.graph_builder()
+    if len(params.input_shape(0)) == 2:
+        inputs = list(params.input_names)
+        if len(inputs) == 2 and not _ops.since(gb, 11):  # C is required
+            inputs.append(_ops.scalar(gb, params, 0))
+        gb.op_output_named('Gemm', inputs, params.output_names, transB=1)
+        return gb.nodes()
     x, W = params.input_names[:2]
     y = gb.op('MatMul', [x, gb.op('Transpose', [W], perm=[1, 0])])
     if len(params.input_names) == 3:
@@ -64,10 +68,10 @@ def convert_embed_id(params):
         gb.op_output_named('Gather', [W, x], params.output_names, axis=0)
         return gb.nodes()
     ignored = gb.op('Equal', [x, _ops.scalar(gb, params, ignore_label)])
-    safe = gb.op('Where', [ignored, _ops.scalar(gb, params, 0), x])
+    safe = _ops.where(gb, ignored, _ops.scalar(gb, params, 0), x,
+                      params.input_dtype(0))
     rows = gb.op('Gather', [W, safe], axis=0)
-    gb.op_output_named(
-        'Where', [_ops.unsqueeze(gb, ignored, [-1]),
-                  gb.const(0, params.input_dtype(1)), rows],
-        params.output_names)
+    _ops.where(gb, _ops.unsqueeze(gb, ignored, [len(params.input_shape())]),
+               gb.const(0, params.input_dtype(1)), rows,
+               params.input_dtype(1), params.output_names)
     return gb.nodes()

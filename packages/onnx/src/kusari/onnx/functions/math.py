@@ -1,5 +1,4 @@
 """Converters of the arithmetic, elementwise and reduction functions."""
-import numpy
 import onnx
 
 from kusari.onnx.functions import _ops
@@ -9,6 +8,8 @@ _ops.register_ops({
     'Absolute': 'Abs', 'Add': 'Add', 'Sub': 'Sub', 'Mul': 'Mul',
     'Div': 'Div', 'Exp': 'Exp', 'Identity': 'Identity', 'Maximum': 'Max',
     'Minimum': 'Min', 'Neg': 'Neg', 'PowVarVar': 'Pow', 'Sqrt': 'Sqrt',
+    'Log': 'Log', 'Sin': 'Sin', 'Cos': 'Cos', 'Tan': 'Tan', 'Arcsin': 'Asin',
+    'Arccos': 'Acos', 'Arctan': 'Atan',
 })
 
 # Operations with a constant: (ONNX op, whether the constant comes first).
@@ -16,6 +17,7 @@ _WITH_CONSTANT = {
     'AddConstant': ('Add', False),
     'SubFromConstant': ('Sub', True),
     'MulConstant': ('Mul', False),
+    'DivByConstant': ('Div', False),
     'DivFromConstant': ('Div', True),
     'PowVarConst': ('Pow', False),
     'PowConstVar': ('Pow', True),
@@ -44,7 +46,7 @@ _REDUCTIONS = {
 def _convert_reduction(params):
     func = params.func
     gb = params.graph_builder()
-    _ops.reduce(gb, params, _REDUCTIONS[type(func).__name__],
+    _ops.reduce(gb, _REDUCTIONS[type(func).__name__],
                 params.input_names[0], func.axis, func.keepdims,
                 params.output_names)
     return gb.nodes()
@@ -71,11 +73,43 @@ def convert_arg_selection(params):
 @register('Clip')
 def convert_clip(params):
     gb = params.graph_builder()
-    bounds = [''
-              if bound is None else _ops.scalar(gb, params, bound)
-              for bound in (params.func.x_min, params.func.x_max)]
-    gb.op_output_named('Clip', [params.input_names[0]] + bounds,
-                       params.output_names)
+    _ops.clip(gb, params.input_names[0], params.func.x_min,
+              params.func.x_max, params.input_dtype(), params.output_names)
+    return gb.nodes()
+
+
+@register('Sinh', 'Cosh')
+def convert_hyperbolic(params):
+    """Sinh and Cosh, from opset 9; before, ``(exp(x) -+ exp(-x)) /
+    2``."""
+    op_type = type(params.func).__name__
+    gb = params.graph_builder()
+    x = params.input_names[0]
+    if _ops.since(gb, 9):
+        gb.op_output_named(op_type, [x], params.output_names)
+        return gb.nodes()
+    pair = [gb.op('Exp', [x]), gb.op('Exp', [gb.op('Neg', [x])])]
+    gb.op_output_named(
+        'Div', [gb.op('Sub' if op_type == 'Sinh' else 'Add', pair),
+                _ops.scalar(gb, params, 2)], params.output_names)
+    return gb.nodes()
+
+
+@register('sign')
+def convert_sign(params):
+    """``sign`` (recorded during an export, see
+    :mod:`kusari.onnx.mapping`): Sign from opset 9; before, ``(x > 0) - (x
+    < 0)``."""
+    gb = params.graph_builder()
+    x = params.input_names[0]
+    if _ops.since(gb, 9):
+        gb.op_output_named('Sign', [x], params.output_names)
+        return gb.nodes()
+    zero = _ops.scalar(gb, params, 0)
+    to = onnx.helper.np_dtype_to_tensor_dtype(params.input_dtype())
+    positive, negative = [gb.op('Cast', [gb.op(op_type, [x, zero])], to=to)
+                          for op_type in ('Greater', 'Less')]
+    gb.op_output_named('Sub', [positive, negative], params.output_names)
     return gb.nodes()
 
 
@@ -126,7 +160,6 @@ def convert_matmul(params):
 def convert_broadcast_to(params):
     gb = params.graph_builder()
     # BroadcastTo keeps its target shape in ``_shape``.
-    shape = gb.const(list(params.func._shape), numpy.int64)
-    gb.op_output_named('Expand', [params.input_names[0], shape],
-                       params.output_names)
+    _ops.expand(gb, params.input_names[0], params.func._shape,
+                params.input_dtype(), params.output_names)
     return gb.nodes()

@@ -25,10 +25,10 @@ def _standardize(gb, params, x, mean, var, gamma, beta):
     if gamma is not None:
         gamma, beta = broadcastable(gamma), broadcastable(beta)
     if mean is None:  # batch statistics
-        mean = _ops.reduce(gb, params, 'ReduceMean', x, func.stat_axes,
+        mean = _ops.reduce(gb, 'ReduceMean', x, func.stat_axes,
                            True)
         deviation = gb.op('Sub', [x, mean])
-        var = _ops.reduce(gb, params, 'ReduceMean',
+        var = _ops.reduce(gb, 'ReduceMean',
                           gb.op('Mul', [deviation, deviation]),
                           func.stat_axes, True)
     else:
@@ -43,12 +43,46 @@ def _standardize(gb, params, x, mean, var, gamma, beta):
 
 
 @register('BatchNormalization')
-def convert_batch_normalization(params):
-    """Normalized with the statistics of the batch itself, as the
-    function does whatever ``config.train``."""
+def convert_standardization(params):
+    """Normalized with the statistics of x itself (batch normalization
+    does so whatever ``config.train``)."""
     x, gamma, beta = params.input_names
     gb = params.graph_builder()
     return _standardize(gb, params, x, None, None, gamma, beta)
+
+
+@register('GroupNormalization')
+def convert_group_normalization(params):
+    """Applied to x reshaped to ``(N, groups, channels per group,
+    spatial size)`` with gamma and beta ``(groups, channels per group)``:
+    ONNX's GroupNormalization (from opset 21, whose scale and bias are
+    per channel) of x seen as ``(N, channels, spatial size)``, for
+    parameters of x's dtype; else the formula node by node."""
+    if not _ops.since(params, 21) or len(
+            {params.input_dtype(i) for i in range(3)}) != 1:
+        return convert_standardization(params)
+    x, gamma, beta = params.input_names
+    _, groups, per_group, size = params.input_shape()
+    gb = params.graph_builder()
+    channels = groups * per_group
+    y = gb.op('GroupNormalization', [
+        _ops.reshape(gb, x, (0, channels, size)),
+        _ops.reshape(gb, gamma, (channels,)),
+        _ops.reshape(gb, beta, (channels,))],
+        num_groups=groups, epsilon=float(params.func.eps))
+    _ops.reshape(gb, y, (0, groups, per_group, size), params.output_names)
+    return gb.nodes()
+
+
+@register('LayerNormalization')
+def convert_layer_normalization(params):
+    """ONNX's LayerNormalization (from opset 17) over the units, for
+    parameters of x's dtype; else the formula node by node."""
+    if _ops.since(params, 17) and len(
+            {params.input_dtype(i) for i in range(3)}) == 1:
+        return _ops.one_node('LayerNormalization', axis=-1,
+                             epsilon=float(params.func.eps))(params)
+    return convert_standardization(params)
 
 
 @register('FixedBatchNormalization')
@@ -75,12 +109,19 @@ def convert_local_response_normalization(params):
 
 @register('NormalizeL2')
 def convert_normalize_l2(params):
-    """``x / (||x||_2 + eps)`` with the norm over ``axis``."""
+    """``x / (||x||_2 + eps)`` with the norm over ``axis``: ONNX's
+    LpNormalization over one axis, which leaves eps out (values differ by
+    the factor ``||x|| / (||x|| + eps)``, as in ONNX-Chainer), else the
+    formula over several axes."""
     gb = params.graph_builder()
     x = params.input_names[0]
     axis = params.func.axis
-    axes = (axis,) if isinstance(axis, int) else axis
-    norm = _ops.reduce(gb, params, 'ReduceL2', x, axes, True)
+    axes = (axis,) if isinstance(axis, int) else tuple(axis)
+    if len(axes) == 1:
+        gb.op_output_named('LpNormalization', [x], params.output_names,
+                           axis=axes[0], p=2)
+        return gb.nodes()
+    norm = _ops.reduce(gb, 'ReduceL2', x, axes, True)
     gb.op_output_named(
         'Div', [x, gb.op('Add', [norm, _ops.scalar(gb, params,
                                                    params.func.eps)])],
