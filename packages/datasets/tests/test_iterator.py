@@ -399,6 +399,29 @@ def test_parallel_iterators_equal_serial(make):
             assert bookkeeping(parallel) == bookkeeping(serial)
 
 
+class CountingSampler(OrderSampler):
+    def __init__(self):
+        self.calls = 0
+
+    def __call__(self, order, position):
+        self.calls += 1
+        return numpy.roll(order, 1)
+
+
+def test_the_sampler_is_called_when_the_batch_ending_the_epoch_is_taken(
+        make_iterator):
+    # A sampler drawing from numpy.random must draw at the same moment in
+    # every iterator (a snapshot in between saves numpy.random's state with
+    # the batches handed out): prefetching stops before the end of an epoch.
+    sampler = CountingSampler()
+    it = make_iterator(list(range(10)), 4, order_sampler=sampler)
+    calls = []
+    for _ in range(6):
+        next(it)
+        calls.append(sampler.calls)
+    assert calls == [1, 1, 2, 2, 3, 3]
+
+
 # -- arguments ---------------------------------------------------------------
 
 def test_shuffle_and_order_sampler_are_exclusive(make_iterator):
