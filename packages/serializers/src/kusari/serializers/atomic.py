@@ -11,7 +11,7 @@ import stat
 
 _ATTEMPTS = 100
 # The name _create_beside gives: '.{name}.{8 hex digits}.tmp'.
-_TEMPORARY = re.compile(r'^\..*\.[0-9a-f]{8}\.tmp$')
+_TEMPORARY = re.compile(r'^\.(.*)\.[0-9a-f]{8}\.tmp$', re.DOTALL)
 
 
 @contextlib.contextmanager
@@ -42,7 +42,16 @@ def replacing(path):
 def is_temporary(filename):
     """Whether ``filename`` (a base name) is that of a file
     :func:`replacing` is writing, not a finished one."""
-    return _TEMPORARY.match(filename) is not None
+    return replaced_name(filename) is not None
+
+
+def replaced_name(filename):
+    """The base name of the file that the temporary file ``filename`` (a
+    base name) was to replace, or None if :func:`replacing` does not name
+    its files so. A temporary file left by a killed process is found by
+    this name."""
+    match = _TEMPORARY.match(filename)
+    return None if match is None else match.group(1)
 
 
 def _create_beside(target):
