@@ -13,7 +13,7 @@ import numpy
 import pytest
 
 from kusari.datasets import iterators
-from kusari.serializers import DictionarySerializer
+from kusari.serializers import DictionarySerializer, atomic
 
 import _resume_training as script
 
@@ -185,6 +185,9 @@ def kill_a_noisy_run_at_random_moments(tmp_path, rng, n_kills=10):
                        _state(os.path.join(killed, 'final.npz')))
     assert _log(os.path.join(straight, 'log')) == _log(
         os.path.join(killed, 'log'))
+    # The last run removed what writes cut short by a kill left.
+    assert not [name for name in os.listdir(killed)
+                if atomic.is_temporary(name)]
 
 
 @pytest.mark.slow

@@ -281,7 +281,9 @@ def test_autoload_fails_when_every_snapshot_is_damaged(tmp_path):
 @pytest.mark.parametrize('autoload', [True, False])
 def test_temporary_files_of_killed_snapshot_writes_are_removed(
         tmp_path, autoload):
-    ours = ['.snapshot_iter_4.0123abcd.tmp', '.snapshot_iter_5.89abcdef.tmp']
+    ours = ['.snapshot_iter_4.0123abcd.tmp', '.snapshot_iter_5.89abcdef.tmp',
+            # save_npz's inside the writer's
+            '..snapshot_iter_5.89abcdef.tmp.01234567.tmp']
     others = ['.log.0123abcd.tmp',  # LogReport's
               '.best.0123abcd.tmp',  # another template's
               '.snapshot_iter_4.tmp', '.snapshot_iter_4.0123ABCD.tmp',

@@ -48,10 +48,41 @@ def is_temporary(filename):
 def replaced_name(filename):
     """The base name of the file that the temporary file ``filename`` (a
     base name) was to replace, or None if :func:`replacing` does not name
-    its files so. A temporary file left by a killed process is found by
-    this name."""
+    its files so.
+
+    A save function that writes through :func:`replacing`, called by a
+    writer that does too, writes a temporary file of a temporary file: its
+    name gives the name of the final file.
+    """
+    replaced = None
     match = _TEMPORARY.match(filename)
-    return None if match is None else match.group(1)
+    while match is not None:
+        replaced = match.group(1)
+        match = _TEMPORARY.match(replaced)
+    return replaced
+
+
+def remove_abandoned(directory, is_replaced):
+    """Remove the temporary files of :func:`replacing` in ``directory`` (a
+    killed process leaves them) whose final name ``is_replaced(name)``
+    accepts; other files stay. Return the names removed.
+
+    Call it only where no save to those names is under way.
+    """
+    try:
+        names = os.listdir(directory)
+    except FileNotFoundError:
+        return []
+    removed = []
+    for name in sorted(names):
+        replaced = replaced_name(name)
+        path = os.path.join(directory, name)
+        if (replaced is not None and is_replaced(replaced)
+                and os.path.isfile(path)):
+            with contextlib.suppress(FileNotFoundError):
+                os.remove(path)
+                removed.append(name)
+    return removed
 
 
 def _create_beside(target):

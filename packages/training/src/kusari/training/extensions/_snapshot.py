@@ -1,9 +1,6 @@
 """Snapshots: saving the trainer (or any object) during training, and
 resuming from the latest one."""
-import contextlib
 import os
-import re
-import string
 import warnings
 
 import numpy
@@ -14,6 +11,7 @@ from kusari.serializers import hdf5
 from kusari.serializers import npz
 from kusari.serializers import serializer as serializer_module
 from kusari.training import extension
+from kusari.training.extensions import _templates
 from kusari.training.extensions import snapshot_writers
 
 _LOADERS = {npz.save_npz: npz.load_npz, hdf5.save_hdf5: hdf5.load_hdf5}
@@ -66,15 +64,6 @@ class _State:
             target(path[-1], value)
 
 
-def _could_name(template, name):
-    """Whether the filename ``template`` could format to ``name``: its
-    text around the replacement fields, each field any text."""
-    pattern = ''.join(re.escape(text) + ('' if field is None else '.*')
-                      for text, field, _, _
-                      in string.Formatter().parse(template))
-    return re.fullmatch(pattern, name, re.DOTALL) is not None
-
-
 def _files(outdir):
     """The names of the regular files in ``outdir`` (none if it does not
     exist)."""
@@ -91,21 +80,11 @@ def _find_snapshot_files(template, outdir):
     have named, oldest first (Chainer's helper of the same name)."""
     found = []
     for name in _files(outdir):
-        if (_could_name(template, name) and not atomic.is_temporary(name)
+        if (_templates.could_name(template, name)
+                and not atomic.is_temporary(name)
                 and not name.endswith(DAMAGED_SUFFIX)):
             found.append((os.stat(os.path.join(outdir, name)).st_mtime_ns,
                           name))
-    return sorted(found)
-
-
-def _find_abandoned_temporaries(template, outdir):
-    """The names of the temporary files in ``outdir`` of writes of
-    snapshots ``template`` could have named (left by a killed run)."""
-    found = []
-    for name in _files(outdir):
-        replaced = atomic.replaced_name(name)
-        if replaced is not None and _could_name(template, replaced):
-            found.append(name)
     return sorted(found)
 
 
@@ -192,10 +171,7 @@ class _Snapshot(extension.Extension):
         left in ``trainer.out``, and load the latest snapshot there if
         ``autoload``."""
         if isinstance(self.filename, str):
-            for name in _find_abandoned_temporaries(self.filename,
-                                                    trainer.out):
-                with contextlib.suppress(FileNotFoundError):
-                    os.remove(os.path.join(trainer.out, name))
+            _templates.remove_abandoned(trainer.out, self.filename)
         if self.autoload:
             self._load_newest(trainer.out,
                               trainer if self._target is None
