@@ -66,7 +66,7 @@ class DropoutMLP(Chain):
 
 
 def build_noisy(out, stop_trigger=(3, 'epoch'),
-                iterator_class=iterators.SerialIterator):
+                iterator_class=iterators.SerialIterator, device=None):
     """Three epochs of 7.5 iterations, shuffled by NumPy's global
     generator, through dropout, with a snapshot every iteration: exact
     resumption needs the state of the generator in the snapshot. Seed with
@@ -75,8 +75,8 @@ def build_noisy(out, stop_trigger=(3, 'epoch'),
     optimizer = optimizers.MomentumSGD(lr=0.05)
     optimizer.setup(model)
     iterator = iterator_class(helpers.dataset(60), 8)
-    trainer = Trainer(StandardUpdater(iterator, optimizer), stop_trigger,
-                      out=out)
+    trainer = Trainer(StandardUpdater(iterator, optimizer, device=device),
+                      stop_trigger, out=out)
     trainer.extend(extensions.LogReport(trigger=(3, 'iteration')))
     trainer.extend(extensions.snapshot(autoload=True, n_retains=2),
                    trigger=(1, 'iteration'))

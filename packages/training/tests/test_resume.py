@@ -98,6 +98,25 @@ def test_in_process_resume_of_a_noisy_run_is_exact(tmp_path, iterator_class):
         str(tmp_path / 'resumed' / 'log'))
 
 
+@pytest.mark.gpu
+def test_in_process_resume_of_a_noisy_run_on_a_gpu_is_exact(tmp_path):
+    # Dropout draws from CuPy's generator, which each snapshot reseeds.
+    import cupy
+    runs = {}
+    for name, stops in (('straight', [(3, 'epoch')]),
+                        ('resumed', [(14, 'iteration'), (3, 'epoch')])):
+        numpy.random.seed(3)
+        cupy.random.seed(3)
+        for stop in stops:
+            trainer = script.build_noisy(str(tmp_path / name), stop,
+                                         device='@cupy:0')
+            trainer.run()
+            cupy.random.seed(4)  # the snapshot restores the generator
+        runs[name] = trainer
+    assert runs['straight'].updater.iteration == 23
+    _assert_same_state(_state(runs['straight']), _state(runs['resumed']))
+
+
 def _start(out, arguments, delay):
     env = dict(os.environ, RESUME_TEST_DELAY=str(delay), CHAINER_SEED='0')
     return subprocess.Popen(
