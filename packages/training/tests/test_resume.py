@@ -73,7 +73,8 @@ def test_in_process_resume_is_exact(tmp_path):
 
 
 @pytest.mark.parametrize('iterator_class', [
-    iterators.SerialIterator, iterators.MultithreadIterator])
+    iterators.SerialIterator, iterators.MultithreadIterator,
+    iterators.MultiprocessIterator])
 def test_in_process_resume_of_a_noisy_run_is_exact(tmp_path, iterator_class):
     # Dropout and the shuffled orders draw from numpy.random; a batch
     # prefetched across the end of an epoch would draw the next order
