@@ -30,6 +30,16 @@ def test_capturing_does_not_change_numpy_random():
     numpy.testing.assert_array_equal(numpy.random.random_sample(3), expected)
 
 
+def test_gpu_generators_that_are_not_here_are_left_out():
+    # A snapshot of a GPU run resumed on the host (or on fewer GPUs).
+    numpy.random.seed(6)
+    state = random_state.get_state()
+    expected = numpy.random.random_sample(3)
+    random_state.set_state(random_state.GeneratorStates(
+        state.host, {**state.devices, 4096: 12345}))
+    numpy.testing.assert_array_equal(numpy.random.random_sample(3), expected)
+
+
 def _draws_in_subprocess(env_vars):
     env = {k: v for k, v in os.environ.items()
            if not k.startswith(('CHAINER_', 'CUPY_'))}

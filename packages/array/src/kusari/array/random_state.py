@@ -49,14 +49,21 @@ def get_state():
 
 
 def set_state(state):
-    """Restore what :func:`get_state` captured."""
+    """Restore what :func:`get_state` captured.
+
+    The generators of GPUs that are not here (a snapshot of a GPU run
+    resumed on the host, or on fewer GPUs) are left out: nothing draws
+    from them.
+    """
     numpy.random.set_state(state.host)
-    if not state.devices:
+    cupy = lazy_cupy.cupy_or_none() if state.devices else None
+    if cupy is None:
         return
-    cupy = lazy_cupy.require_cupy()
+    count = cupy.cuda.runtime.getDeviceCount()
     for device_id, seed in state.devices.items():
-        with cupy.cuda.Device(int(device_id)):
-            cupy.random.seed(int(seed))
+        if int(device_id) < count:
+            with cupy.cuda.Device(int(device_id)):
+                cupy.random.seed(int(seed))
 
 
 def _reseed_device_generators():
