@@ -24,6 +24,10 @@ TIMES = ('/_snapshot_elapsed_time',)
 # trigger's best mean and running sums): compared with the float32
 # tolerance.
 FROM_FLOAT32 = ('/log_', '/best_value', '/_summaries/')
+# What Kusari's snapshots hold beyond Chainer's: the state of the random
+# number generators (docs/guide/trainer.md). Chainer ignores it on loading
+# (test_kusari_snapshot_resumes_in_chainer).
+KUSARI_ONLY = ('/random_state/',)
 GROUPS = (['main', 'main_shuffled', 'snapshot', 'iterators', 'fail',
            'statistics']
           + [f'shift_{name}' for name in sorted(
@@ -80,7 +84,8 @@ def test_known_differences_are_cases():
 @pytest.mark.parametrize('group', GROUPS)
 def test_scenario(group, oracle, kusari):
     prefix = f'{group}/'
-    ours = {k for k in kusari if k.startswith(prefix)}
+    ours = {k for k in kusari if k.startswith(prefix)
+            and not any(part in k for part in KUSARI_ONLY)}
     theirs = {k for k in oracle.files if k.startswith(prefix)}
     assert ours == theirs
     assert ours

@@ -13,13 +13,18 @@ from kusari.datasets.iterators import (
 
 
 class DictSerializer:
-    """Stores values under their keys, as a serializer does."""
+    """Stores values under their keys (a child's prefixed with its name and
+    '/'), as a serializer does."""
 
-    def __init__(self):
-        self.target = {}
+    def __init__(self, target=None, prefix=''):
+        self.target = {} if target is None else target
+        self.prefix = prefix
+
+    def __getitem__(self, name):
+        return DictSerializer(self.target, f'{self.prefix}{name}/')
 
     def __call__(self, key, value):
-        self.target[key] = value.copy() if isinstance(
+        self.target[self.prefix + key] = value.copy() if isinstance(
             value, numpy.ndarray) else value
         return value
 
@@ -28,11 +33,15 @@ class DictDeserializer:
     """Loads values by key, as a deserializer does: arrays are copied into
     the given array in place, other values converted to the given type."""
 
-    def __init__(self, target):
+    def __init__(self, target, prefix=''):
         self.target = target
+        self.prefix = prefix
+
+    def __getitem__(self, name):
+        return DictDeserializer(self.target, f'{self.prefix}{name}/')
 
     def __call__(self, key, value):
-        loaded = self.target[key]
+        loaded = self.target[self.prefix + key]
         if isinstance(value, numpy.ndarray):
             numpy.copyto(value, loaded)
             return value
@@ -254,7 +263,9 @@ def test_serialize_mid_epoch_resumes_same_order(make_iterator):
     assert saved.target['epoch'] == 1
     assert saved.target['is_new_epoch'] is True
     assert saved.target['previous_epoch_detail'] == pytest.approx(0.9)
-    expected = [next(it) for _ in range(2)]  # to the end of epoch 1
+    # To the end of epoch 1, then into the orders the sampler draws next.
+    expected = [next(it) for _ in range(2)]
+    later = [next(it) for _ in range(4)]
 
     restored = make_iterator(dataset, 3, order_sampler=ShuffleOrderSampler(
         numpy.random.RandomState(1)))
@@ -265,6 +276,35 @@ def test_serialize_mid_epoch_resumes_same_order(make_iterator):
     assert restored.previous_epoch_detail == pytest.approx(0.9)
     assert [next(restored) for _ in range(2)] == expected
     assert restored.epoch == 1 and restored.current_position == 8
+    # The sampler's generator is restored too.
+    assert [next(restored) for _ in range(4)] == later
+
+
+@pytest.mark.parametrize('random_state', [
+    None, numpy.random.RandomState(0), numpy.random.default_rng(0),
+    numpy.random.Generator(numpy.random.MT19937(0))])
+def test_shuffle_order_sampler_saves_its_own_generator(random_state):
+    sampler = ShuffleOrderSampler(random_state)
+    saved = DictSerializer()
+    sampler.serialize(saved)
+    expected = [sampler(numpy.arange(9), 0) for _ in range(3)]
+    assert sampler.has_state is (random_state is not None)
+    assert bool(saved.target) is sampler.has_state
+    if sampler.has_state:
+        sampler.serialize(DictDeserializer(saved.target))
+        numpy.testing.assert_array_equal(
+            [sampler(numpy.arange(9), 0) for _ in range(3)], expected)
+
+
+def test_a_snapshot_without_the_samplers_state_loads(make_iterator):
+    # Chainer saves no order sampler.
+    sampler = ShuffleOrderSampler(numpy.random.RandomState(0))
+    it = make_iterator(list(range(10)), 3, order_sampler=sampler)
+    saved = DictSerializer()
+    it.serialize(saved)
+    del saved.target['order_sampler/random_state']
+    it.serialize(DictDeserializer(saved.target))
+    assert it.current_position == 0
 
 
 @pytest.mark.parametrize('make, key', [
@@ -397,6 +437,29 @@ def test_parallel_iterators_equal_serial(make):
         for _ in range(12):
             assert next(parallel) == next(serial)
             assert bookkeeping(parallel) == bookkeeping(serial)
+
+
+class CountingSampler(OrderSampler):
+    def __init__(self):
+        self.calls = 0
+
+    def __call__(self, order, position):
+        self.calls += 1
+        return numpy.roll(order, 1)
+
+
+def test_the_sampler_is_called_when_the_batch_ending_the_epoch_is_taken(
+        make_iterator):
+    # A sampler drawing from numpy.random must draw at the same moment in
+    # every iterator (a snapshot in between saves numpy.random's state with
+    # the batches handed out): prefetching stops before the end of an epoch.
+    sampler = CountingSampler()
+    it = make_iterator(list(range(10)), 4, order_sampler=sampler)
+    calls = []
+    for _ in range(6):
+        next(it)
+        calls.append(sampler.calls)
+    assert calls == [1, 1, 2, 2, 3, 3]
 
 
 # -- arguments ---------------------------------------------------------------

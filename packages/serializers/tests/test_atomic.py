@@ -31,11 +31,36 @@ def test_a_failed_write_leaves_the_target_and_no_temporary(tmp_path):
     assert os.listdir(tmp_path) == ['log']
 
 
-@pytest.mark.parametrize('name, temporary', [
-    ('.snapshot_iter_9.0123abcd.tmp', True),
-    ('snapshot_iter_9', False),
-    ('.snapshot_iter_9.0123abc.tmp', False),
-    ('.snapshot.0123abcd.tmp.npz', False),
+@pytest.mark.parametrize('name, replaced', [
+    ('.snapshot_iter_9.0123abcd.tmp', 'snapshot_iter_9'),
+    ('.a.b.npz.89abcdef.tmp', 'a.b.npz'),
+    ('snapshot_iter_9', None),
+    ('.snapshot_iter_9.0123abc.tmp', None),
+    ('.snapshot_iter_9.0123ABCD.tmp', None),
+    ('.snapshot.0123abcd.tmp.npz', None),
+    # save_npz's temporary file inside a snapshot writer's
+    ('..snapshot_iter_9.0123abcd.tmp.89abcdef.tmp', 'snapshot_iter_9'),
 ])
-def test_is_temporary_knows_the_names_replacing_writes(name, temporary):
-    assert atomic.is_temporary(name) is temporary
+def test_the_names_replacing_writes_are_known(name, replaced):
+    assert atomic.is_temporary(name) is (replaced is not None)
+    assert atomic.replaced_name(name) == replaced
+
+
+def test_replaced_name_of_a_real_temporary_file(tmp_path):
+    with atomic.replacing(tmp_path / 'model.npz') as temporary:
+        assert atomic.replaced_name(os.path.basename(temporary)) == \
+            'model.npz'
+
+
+def test_remove_abandoned_removes_only_temporaries_of_accepted_names(
+        tmp_path):
+    names = ['.a.0123abcd.tmp', '..a.0123abcd.tmp.89abcdef.tmp',
+             '.b.0123abcd.tmp', 'a', '.a.tmp']
+    for name in names:
+        (tmp_path / name).write_bytes(b'x')
+    (tmp_path / '.a.fedcba98.tmp').mkdir()
+    assert atomic.remove_abandoned(tmp_path, lambda name: name == 'a') == [
+        '..a.0123abcd.tmp.89abcdef.tmp', '.a.0123abcd.tmp']
+    assert sorted(os.listdir(tmp_path)) == [
+        '.a.fedcba98.tmp', '.a.tmp', '.b.0123abcd.tmp', 'a']
+    assert atomic.remove_abandoned(tmp_path / 'missing', bool) == []

@@ -1,4 +1,9 @@
-"""HDF5 specifics: the group layout, subgroups, the optional h5py."""
+"""HDF5 specifics: the group layout, subgroups, the optional h5py, a
+full disk."""
+import errno
+import os
+import shutil
+import signal
 import subprocess
 import sys
 
@@ -86,6 +91,70 @@ def test_corrupt_dataset_raises_naming_key_and_file(path):
     with pytest.raises(SerializationError) as info:
         load_hdf5(path, Tree({'W': numpy.zeros(5000, numpy.int32)}))
     assert "'W'" in str(info.value) and path in str(info.value)
+
+
+_WRITE_WITH_A_FILE_SIZE_LIMIT = """
+import os, resource, signal, sys
+import numpy
+from kusari.serializers import save_hdf5
+
+class Tree:
+    def serialize(self, serializer):
+        serializer('a', numpy.random.RandomState(0).rand(200000))
+        serializer('b', numpy.random.RandomState(1).rand(200000))
+
+path = sys.argv[1]
+# Writes past the limit fail with EFBIG, as they fail with ENOSPC on a full
+# disk (no root needed); the signal would kill the process instead.
+signal.signal(signal.SIGXFSZ, signal.SIG_IGN)
+resource.setrlimit(resource.RLIMIT_FSIZE, (100000, 100000))
+try:
+    save_hdf5(path, Tree(), compression=4)
+except OSError as error:
+    print('OSError', error.errno)
+"""
+
+
+@pytest.mark.skipif(not hasattr(signal, 'SIGXFSZ'),
+                    reason='needs POSIX file size limits')
+def test_a_write_failing_on_the_disk_raises_and_leaves_no_temporary_file(
+        tmp_path):
+    # HDF5 writing to a full disk itself crashed the process (SIGSEGV in
+    # h5py's deallocation), leaving its temporary file.
+    path = tmp_path / 'm.h5'
+    save_hdf5(path, Tree({'a': 1}))
+    before = path.read_bytes()
+    result = subprocess.run(
+        [sys.executable, '-c', _WRITE_WITH_A_FILE_SIZE_LIMIT, str(path)],
+        capture_output=True, text=True, timeout=120)
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.split() == ['OSError', str(errno.EFBIG)]
+    assert os.listdir(tmp_path) == ['m.h5']
+    assert path.read_bytes() == before
+
+
+def test_too_little_free_space_raises_before_writing(tmp_path, monkeypatch):
+    path = tmp_path / 'm.h5'
+    save_hdf5(path, Tree({'a': 1}))
+    before = path.read_bytes()
+    written = []
+    real_open = open
+
+    def recording_open(file, mode='r', *args, **kwargs):
+        written.append(mode)
+        return real_open(file, mode, *args, **kwargs)
+
+    monkeypatch.setattr(shutil, 'disk_usage',
+                        lambda path: shutil._ntuple_diskusage(10, 10, 10))
+    monkeypatch.setattr('builtins.open', recording_open)
+    with pytest.raises(OSError, match='save_hdf5: .* bytes to write but '
+                                      'only 10 free') as info:
+        save_hdf5(path, Tree({'a': numpy.arange(1000)}))
+    monkeypatch.undo()
+    assert info.value.errno == errno.ENOSPC
+    assert 'wb' not in written
+    assert os.listdir(tmp_path) == ['m.h5']
+    assert path.read_bytes() == before
 
 
 def test_missing_h5py_raises_runtime_error_naming_the_extra():

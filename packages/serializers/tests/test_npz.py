@@ -222,6 +222,23 @@ def test_garbage_file_object_raises():
         load_npz(io.BytesIO(b'garbage' * 50), Tree({'a': 0}))
 
 
+@pytest.mark.parametrize('damage, message', [
+    (lambda content: content[:len(content) // 2],
+     'it begins as a ZIP archive but is cut short or damaged'),
+    (lambda content: b'garbage' * 50,
+     "it is not a ZIP archive, as an NPZ file is (it begins with b'garb')"),
+    (lambda content: b'', 'the file is empty'),
+])
+def test_an_unreadable_file_says_what_is_wrong(tmp_path, damage, message):
+    path = tmp_path / 'm.npz'
+    save_npz(path, Tree({'a': numpy.arange(100)}))
+    path.write_bytes(damage(path.read_bytes()))
+    with pytest.raises(SerializationError) as info:
+        load_npz(path, Tree({'a': numpy.zeros(100, numpy.int64)}))
+    assert f"'{path}' is not a readable NPZ archive: {message}" in str(
+        info.value)
+
+
 def test_save_rejects_a_bad_file_argument():
     with pytest.raises(TypeError, match='save_npz: file must be'):
         save_npz(3, Tree({'a': 1}))

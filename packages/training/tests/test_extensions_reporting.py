@@ -84,6 +84,16 @@ def test_log_report_without_file_and_old_argument(trainer, tmp_path):
         E.LogReport(trigers=(1, 'epoch'))
 
 
+def test_log_report_removes_temporary_files_a_killed_run_left(trainer,
+                                                               tmp_path):
+    for name in ('.log_2.0123abcd.tmp', '.other.0123abcd.tmp', '.log_2'):
+        (tmp_path / name).write_text('partial')
+    trainer.extend(E.LogReport(filename='log_{iteration}'))
+    trainer.run()
+    assert sorted(os.listdir(tmp_path)) == [
+        '.log_2', '.other.0123abcd.tmp', 'log_2', 'log_4', 'log_6']
+
+
 def test_log_report_serialization_keeps_the_running_summary(trainer):
     trainer.extend(_reporting(lambda i: {'loss': float(i)}))
     log_report = E.LogReport(trigger=(4, 'iteration'), filename=None)

@@ -239,3 +239,59 @@ def test_trainer_serializes_updater_triggers_extensions(tmp_path):
     numpy.testing.assert_array_equal(
         saver.target['updater/model:main/predictor/l1/W'],
         trainer.updater.get_optimizer('main').target.predictor.l1.W.array)
+
+
+@pytest.mark.parametrize('fmt', ['npz', 'hdf5'])
+def test_snapshot_restores_numpy_random(tmp_path, fmt):
+    from kusari import serializers
+    if fmt == 'hdf5':
+        pytest.importorskip('h5py')
+    save = getattr(serializers, f'save_{fmt}')
+    load = getattr(serializers, f'load_{fmt}')
+    path = str(tmp_path / f'trainer.{fmt}')
+    trainer = helpers.make_trainer(tmp_path)
+    numpy.random.seed(0)
+    save(path, trainer)
+    expected = numpy.random.random_sample(4)
+    numpy.random.seed(1)
+    load(path, helpers.make_trainer(tmp_path))
+    numpy.testing.assert_array_equal(numpy.random.random_sample(4), expected)
+
+
+def test_snapshot_without_random_state_leaves_numpy_random(tmp_path):
+    # Chainer's snapshots hold no random_state.
+    from kusari.serializers import DictionarySerializer, NpzDeserializer
+    saver = DictionarySerializer()
+    saver.save(helpers.make_trainer(tmp_path))
+    stored = {key: value for key, value in saver.target.items()
+              if not key.startswith('random_state/')}
+    assert len(stored) < len(saver.target)
+    numpy.random.seed(2)
+    expected = numpy.random.random_sample(4)
+    numpy.random.seed(2)
+    NpzDeserializer(stored).load(helpers.make_trainer(tmp_path))
+    numpy.testing.assert_array_equal(numpy.random.random_sample(4), expected)
+
+
+_X = numpy.linspace(-1, 1, 24, dtype=numpy.float32).reshape(4, 6)
+_W = numpy.linspace(-1, 1, 18, dtype=numpy.float32).reshape(3, 6)
+
+
+@pytest.mark.parametrize('noise', [
+    lambda F: F.dropout(_X, 0.4),
+    lambda F: F.gaussian(_X, _X),
+    lambda F: F.zoneout(_X, -_X, 0.4),
+    lambda F: F.simplified_dropconnect(_X, _W, ratio=0.4),
+    lambda F: F.rrelu(_X),
+    lambda F: F.gumbel_softmax(_X),
+], ids=['dropout', 'gaussian', 'zoneout', 'simplified_dropconnect', 'rrelu',
+        'gumbel_softmax'])
+def test_noise_functions_draw_what_a_snapshot_restores(tmp_path, noise):
+    from kusari.autograd import functions as F
+    from kusari.serializers import load_npz, save_npz
+    path = str(tmp_path / 'snapshot.npz')
+    save_npz(path, helpers.make_trainer(tmp_path))
+    first = noise(F).array
+    load_npz(path, helpers.make_trainer(tmp_path))
+    numpy.testing.assert_array_equal(noise(F).array, first)
+    assert not numpy.array_equal(noise(F).array, first)  # it is random

@@ -7,5 +7,8 @@ from kusari.array.configuration import (  # NOQA
     config, get_dtype, global_config, mixed16, using_config)
 from kusari.array.device_resident import (  # NOQA
     DeviceResident, DeviceResidentsVisitor)
+from kusari.array import random_state
+
+random_state.seed_from_environment(global_config.cuda_seed)
 
 __version__ = '0.1.0'

@@ -69,14 +69,35 @@ def opened(caller, file):
         raise
     except _UNREADABLE as error:
         raise SerializationError(
-            f'{caller}: {describe(file)} is not a readable NPZ archive '
-            f'({type(error).__name__}: {error})') from error
+            f'{caller}: {describe(file)} is not a readable NPZ archive: '
+            f'{_what_is_wrong(file, error)}') from error
     if not isinstance(archive, numpy.lib.npyio.NpzFile):
         raise SerializationError(
             f'{caller}: {describe(file)} holds a single .npy array, not an '
             f'NPZ archive')
     with archive:
         yield archive
+
+
+def _what_is_wrong(file, error):
+    """Say why NumPy could not open the NPZ archive ``file``, from its first
+    bytes where it is a path (NumPy takes any file that is neither a ZIP nor
+    a ``.npy`` array for a pickle, and says so)."""
+    detail = f'{type(error).__name__}: {error}'
+    if not isinstance(file, (str, os.PathLike)):
+        return detail
+    try:
+        with open(file, 'rb') as stream:
+            head = stream.read(4)
+    except OSError:
+        return detail
+    if not head:
+        return 'the file is empty'
+    if head.startswith(b'PK'):
+        return (f'it begins as a ZIP archive but is cut short or damaged '
+                f'({detail})')
+    return (f'it is not a ZIP archive, as an NPZ file is (it begins with '
+            f'{head!r}): another format, or overwritten')
 
 
 def read(archive, key, caller):

@@ -11,7 +11,7 @@ import stat
 
 _ATTEMPTS = 100
 # The name _create_beside gives: '.{name}.{8 hex digits}.tmp'.
-_TEMPORARY = re.compile(r'^\..*\.[0-9a-f]{8}\.tmp$')
+_TEMPORARY = re.compile(r'^\.(.*)\.[0-9a-f]{8}\.tmp$', re.DOTALL)
 
 
 @contextlib.contextmanager
@@ -42,7 +42,47 @@ def replacing(path):
 def is_temporary(filename):
     """Whether ``filename`` (a base name) is that of a file
     :func:`replacing` is writing, not a finished one."""
-    return _TEMPORARY.match(filename) is not None
+    return replaced_name(filename) is not None
+
+
+def replaced_name(filename):
+    """The base name of the file that the temporary file ``filename`` (a
+    base name) was to replace, or None if :func:`replacing` does not name
+    its files so.
+
+    A save function that writes through :func:`replacing`, called by a
+    writer that does too, writes a temporary file of a temporary file: its
+    name gives the name of the final file.
+    """
+    replaced = None
+    match = _TEMPORARY.match(filename)
+    while match is not None:
+        replaced = match.group(1)
+        match = _TEMPORARY.match(replaced)
+    return replaced
+
+
+def remove_abandoned(directory, is_replaced):
+    """Remove the temporary files of :func:`replacing` in ``directory`` (a
+    killed process leaves them) whose final name ``is_replaced(name)``
+    accepts; other files stay. Return the names removed.
+
+    Call it only where no save to those names is under way.
+    """
+    try:
+        names = os.listdir(directory)
+    except FileNotFoundError:
+        return []
+    removed = []
+    for name in sorted(names):
+        replaced = replaced_name(name)
+        path = os.path.join(directory, name)
+        if (replaced is not None and is_replaced(replaced)
+                and os.path.isfile(path)):
+            with contextlib.suppress(FileNotFoundError):
+                os.remove(path)
+                removed.append(name)
+    return removed
 
 
 def _create_beside(target):

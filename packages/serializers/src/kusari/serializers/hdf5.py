@@ -6,7 +6,9 @@ it, every HDF5 serializer and function raises RuntimeError, as in Chainer.
 Each child is a group and each value a dataset, so the file can be browsed
 with any HDF5 tool.
 """
+import errno
 import os
+import shutil
 
 import numpy
 
@@ -203,6 +205,15 @@ def save_hdf5(filename, obj, compression=4):
     directory and moved over ``filename`` only once complete, so a failed or
     interrupted save leaves the previous file intact.
 
+    The file is built in memory (as much memory as the file's size) and
+    then written by Python: HDF5 writing to the disk itself meets a full
+    disk where h5py cannot raise (while it frees its objects), and may
+    crash the process. So a full disk raises OSError (ENOSPC) here, before
+    anything is written where the free space is known to be too little,
+    and the temporary file is removed. What cannot be caught: the process
+    being killed while writing (a snapshot extension removes the temporary
+    file it leaves at the next start), or running out of memory.
+
     Args:
         filename (str or path-like): Where to write.
         obj: Object with a ``serialize(serializer)`` method.
@@ -213,8 +224,30 @@ def save_hdf5(filename, obj, compression=4):
     _check_filename('save_hdf5', filename)
     _check_compression('save_hdf5', compression)
     with atomic.replacing(filename) as temporary:
-        with h5py.File(temporary, 'w') as file:
+        # The core driver without a backing store never touches the disk;
+        # the name only identifies the file inside HDF5.
+        with h5py.File(temporary, 'w', driver='core',
+                       backing_store=False) as file:
             HDF5Serializer(file, compression).save(obj)
+            file.flush()
+            image = file.id.get_file_image()
+        _check_free_space('save_hdf5', temporary, len(image))
+        with open(temporary, 'wb') as stream:
+            stream.write(image)
+
+
+def _check_free_space(caller, path, size):
+    """Raise OSError (ENOSPC) if the file system of ``path`` has less than
+    ``size`` bytes free for this user."""
+    try:
+        free = shutil.disk_usage(os.path.dirname(path) or '.').free
+    except OSError:  # unknown: the write itself will tell
+        return
+    if free < size:
+        raise OSError(
+            errno.ENOSPC,
+            f'{caller}: {size} bytes to write but only {free} free on the '
+            f'file system', path)
 
 
 def load_hdf5(filename, obj, *, path='', strict=True):

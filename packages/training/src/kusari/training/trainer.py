@@ -7,6 +7,7 @@ import traceback
 
 from kusari.links import reporter as reporter_module
 from kusari.serializers import serializer as serializer_module
+from kusari.training import _serialization
 from kusari.training import extension as extension_module
 from kusari.training import trigger as trigger_module
 
@@ -228,7 +229,10 @@ class Trainer:
     def serialize(self, serializer):
         """Save or load the updater (``updater``), the stop trigger
         (``stop_trigger``), each extension (``extensions/<name>``) and
-        its trigger (``extension_triggers/<name>``), and the elapsed time.
+        its trigger (``extension_triggers/<name>``), the elapsed time, and
+        the state of the random number generators (``random_state``), so
+        that a resumed run draws the same dropout masks and shuffled orders
+        as an uninterrupted one.
         """
         self.updater.serialize(serializer['updater'])
         if hasattr(self.stop_trigger, 'serialize'):
@@ -249,3 +253,5 @@ class Trainer:
                 serializer('_snapshot_elapsed_time', 0.))
             if self._start_at is not None:
                 self._start_at = time.perf_counter()
+        # Last, so that nothing loaded after it draws from the generators.
+        _serialization.serialize_random_state(serializer['random_state'])

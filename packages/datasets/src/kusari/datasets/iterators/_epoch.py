@@ -195,8 +195,9 @@ class EpochIterator(iterator.Iterator):
 
     def serialize(self, serializer):
         """Save or load ``current_position``, ``epoch``, ``is_new_epoch``,
-        the order (when shuffling) and ``previous_epoch_detail`` (-1 for
-        None, as Chainer stores it).
+        the order (when shuffling), the order sampler (``order_sampler``,
+        if it has a ``serialize`` method and no false ``has_state``) and
+        ``previous_epoch_detail`` (-1 for None, as Chainer stores it).
 
         Snapshots of older Chainer versions load too: one with the order
         under the other key, or without ``previous_epoch_detail``, which is
@@ -215,6 +216,13 @@ class EpochIterator(iterator.Iterator):
                 order = numpy.asarray(loaded)
         self._state = EpochState(int(position), int(epoch),
                                  bool(is_new_epoch), order)
+        sampler = self.order_sampler
+        if hasattr(sampler, 'serialize') and getattr(sampler, 'has_state',
+                                                     True):
+            try:
+                self.order_sampler.serialize(serializer['order_sampler'])
+            except KeyError:
+                pass  # a snapshot of Chainer, which saves no sampler
         previous = self._previous_epoch_detail
         try:
             previous = serializer('previous_epoch_detail',

@@ -4,7 +4,9 @@ The iterator runs its epoch state ahead of what the user has consumed: it
 submits the indices of up to ``depth`` batches to a loader (threads or
 processes) and hands them out in order. The state the user sees, and that
 :meth:`serialize` saves, is that of the batches handed out, so prefetching
-never shows in the epoch bookkeeping.
+never shows in the epoch bookkeeping. Nor does it in the random numbers:
+the batch that ends an epoch, where the order sampler is called (and may
+draw from ``numpy.random``), is computed only when asked for.
 
 A loader has ``submit(indices) -> handle``, ``result(handle) -> list``,
 ``cancel(handle)`` and ``close()``; loaders split a batch into chunks, one
@@ -68,6 +70,14 @@ class PrefetchIterator(_epoch.EpochIterator):
         when the batch that met them is the one asked for."""
         state = self._in_flight[-1][0] if self._in_flight else self._state
         while len(self._in_flight) < self._depth:
+            if (self._in_flight or not required) \
+                    and self._draws_next_order(state):
+                # The order sampler may draw from numpy.random: it is
+                # called only for the batch asked for, so that it draws at
+                # the same moment as in SerialIterator, and a snapshot
+                # taken in between (which saves numpy.random's state with
+                # the position of the batches handed out) resumes exactly.
+                return
             try:
                 step = self._next_step(state)
                 if step is None:
@@ -78,6 +88,13 @@ class PrefetchIterator(_epoch.EpochIterator):
                 if required and not self._in_flight:
                     raise
                 return
+
+    def _draws_next_order(self, state):
+        """Whether the batch after ``state`` ends an epoch, where the order
+        sampler is called."""
+        return (state.order is not None
+                and state.current_position + self.batch_size
+                >= len(state.order))
 
     def _cancel_in_flight(self):
         while self._in_flight:

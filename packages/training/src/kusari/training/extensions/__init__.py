@@ -1,5 +1,7 @@
 """Trainer extensions: evaluation, reporting, optimizer control,
 snapshots."""
+from kusari.training.extensions._snapshot import (  # NOQA
+    DamagedSnapshotWarning)
 from kusari.training.extensions._snapshot import snapshot  # NOQA
 from kusari.training.extensions._snapshot import snapshot_object  # NOQA
 from kusari.training.extensions.computational_graph import DumpGraph  # NOQA

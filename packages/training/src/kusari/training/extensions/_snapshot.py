@@ -11,9 +11,17 @@ from kusari.serializers import hdf5
 from kusari.serializers import npz
 from kusari.serializers import serializer as serializer_module
 from kusari.training import extension
+from kusari.training.extensions import _templates
 from kusari.training.extensions import snapshot_writers
 
 _LOADERS = {npz.save_npz: npz.load_npz, hdf5.save_hdf5: hdf5.load_hdf5}
+#: The suffix autoload gives a damaged snapshot when it sets it aside.
+DAMAGED_SUFFIX = '.damaged'
+
+
+class DamagedSnapshotWarning(RuntimeWarning):
+    """Autoload met a damaged snapshot (truncated, corrupt) and resumes
+    from an older one."""
 
 
 def _host_copy(value):
@@ -56,22 +64,40 @@ class _State:
             target(path[-1], value)
 
 
-def _find_snapshot_files(template, outdir):
-    """``(mtime, name)`` of each file in ``outdir`` that ``template`` could
-    have named, oldest first (Chainer's helper of the same name)."""
-    prefix = template.split('{')[0]
-    suffix = template.split('}')[-1] if '{' in template else ''
+def _files(outdir):
+    """The names of the regular files in ``outdir`` (none if it does not
+    exist)."""
     try:
         names = os.listdir(outdir)
     except FileNotFoundError:
         return []
+    return [name for name in names
+            if os.path.isfile(os.path.join(outdir, name))]
+
+
+def _find_snapshot_files(template, outdir):
+    """``(mtime, name)`` of each file in ``outdir`` that ``template`` could
+    have named, oldest first (Chainer's helper of the same name)."""
     found = []
-    for name in names:
-        path = os.path.join(outdir, name)
-        if (name.startswith(prefix) and name.endswith(suffix)
-                and not atomic.is_temporary(name) and os.path.isfile(path)):
-            found.append((os.stat(path).st_mtime_ns, name))
+    for name in _files(outdir):
+        if (_templates.could_name(template, name)
+                and not atomic.is_temporary(name)
+                and not name.endswith(DAMAGED_SUFFIX)):
+            found.append((os.stat(os.path.join(outdir, name)).st_mtime_ns,
+                          name))
     return sorted(found)
+
+
+def _set_aside(path):
+    """Rename the damaged snapshot ``path`` to one ending in ``.damaged``,
+    which no snapshot is looked for by; return the new path."""
+    aside = f'{path}{DAMAGED_SUFFIX}'
+    number = 0
+    while os.path.exists(aside):
+        number += 1
+        aside = f'{path}.{number}{DAMAGED_SUFFIX}'
+    os.rename(path, aside)
+    return aside
 
 
 def _find_latest_snapshot(template, outdir):
@@ -141,21 +167,43 @@ class _Snapshot(extension.Extension):
                               stacklevel=3)
 
     def initialize(self, trainer):
-        """Load the latest snapshot in ``trainer.out`` if ``autoload``."""
-        if not self.autoload:
-            return
-        latest = _find_latest_snapshot(self.filename, trainer.out)
-        if latest is None:
-            return
-        path = os.path.join(trainer.out, latest)
-        target = trainer if self._target is None else self._target
-        try:
-            self._loadfun(path, target)
-        except (KeyError, ValueError, TypeError, OSError) as error:
+        """Remove the temporary files of snapshot writes that a killed run
+        left in ``trainer.out``, and load the latest snapshot there if
+        ``autoload``."""
+        if isinstance(self.filename, str):
+            _templates.remove_abandoned(trainer.out, self.filename)
+        if self.autoload:
+            self._load_newest(trainer.out,
+                              trainer if self._target is None
+                              else self._target)
+
+    def _load_newest(self, outdir, target):
+        """Load the newest snapshot in ``outdir`` that is not damaged,
+        setting the damaged ones aside."""
+        damaged = []
+        for _, name in reversed(_find_snapshot_files(self.filename, outdir)):
+            path = os.path.join(outdir, name)
+            try:
+                self._loadfun(path, target)
+                return
+            except serializer_module.SerializationError as error:
+                aside = _set_aside(path)
+                damaged.append(aside)
+                warnings.warn(
+                    f'snapshot: {path} is damaged and cannot be loaded '
+                    f'({error}); it is renamed to {aside}, and the next '
+                    f'older snapshot is tried', DamagedSnapshotWarning)
+            except (KeyError, ValueError, TypeError, OSError) as error:
+                raise RuntimeError(
+                    f'snapshot: cannot resume from {path}: it does not '
+                    f'match the {type(target).__name__} being trained '
+                    f'({error})') from error
+        if damaged:
+            # The damage may have been found after some values loaded.
             raise RuntimeError(
-                f'snapshot: cannot resume from {path}: it does not match '
-                f'the {type(target).__name__} being trained ({error})'
-            ) from error
+                f'snapshot: cannot resume: every snapshot in {outdir} is '
+                f'damaged (renamed to {", ".join(damaged)}); start again '
+                f'to train from the beginning')
 
     def __call__(self, trainer):
         if self.condition is None or self.condition():
@@ -212,8 +260,14 @@ def snapshot(savefun=None, filename='snapshot_iter_{.updater.iteration}',
             in ``trainer.out`` (the newest file the template could name),
             which resumes an interrupted training. The trainer initializes
             this extension before the others, so they see the loaded state.
-            A newest file that cannot be loaded (corrupt, truncated, of
-            another model) raises RuntimeError naming it.
+            A damaged file (truncated, corrupt: it cannot be read) is
+            renamed aside with the suffix ``.damaged``, with a
+            :class:`DamagedSnapshotWarning` saying what is wrong, and the
+            next older one is loaded; a RuntimeError is raised if none is
+            left. A file that is readable but of another model raises
+            RuntimeError naming it. Temporary files of snapshot writes
+            that a killed run left are removed first (with a str
+            ``filename``, autoload or not).
     """
     return _Snapshot(savefun=savefun, filename=filename, **kwargs)
 

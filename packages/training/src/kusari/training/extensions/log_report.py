@@ -7,6 +7,7 @@ from kusari.serializers import atomic
 from kusari.serializers import serializer as serializer_module
 from kusari.training import extension
 from kusari.training import trigger as trigger_module
+from kusari.training.extensions import _templates
 
 
 class LogReport(extension.Extension):
@@ -47,6 +48,12 @@ class LogReport(extension.Extension):
         self._log_name = filename
         self._log = []
         self._summary = reporter.DictSummary()
+
+    def initialize(self, trainer):
+        """Remove the temporary files of log writes that a killed run left
+        in ``trainer.out``."""
+        if self._log_name is not None:
+            _templates.remove_abandoned(trainer.out, self._log_name)
 
     @property
     def log(self):
