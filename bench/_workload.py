@@ -28,6 +28,14 @@ LM_UNITS = 200
 BPROP_LEN = 35
 LM_BATCH = 20
 LM_SEGMENTS = 8  # stretches of the token stream, then it repeats
+# The model shapes beyond the first four (see each script's docstring).
+CIFAR_IMAGE = (3, 32, 32)
+RESNET_BATCH, RESNET_CHANNELS = 32, 32
+GRU_BATCH, GRU_IN, GRU_UNITS, GRU_LAYERS = 32, 64, 128, 2
+GRU_LENGTHS = (10, 40)   # each sequence's length is drawn from this range
+ATTENTION_BATCH, ATTENTION_LENGTH, ATTENTION_UNITS = 16, 64, 128
+ATTENTION_HEADS, ATTENTION_HIDDEN = 4, 512
+VAE_BATCH, VAE_UNITS = 100, (784, 400, 20)
 # Full runs: about three seconds of timed steps per process.
 ROUNDS, ROUND_SECONDS = 5, 0.6
 QUICK_ROUNDS, QUICK_ROUND_SECONDS = 2, 0.2
@@ -47,6 +55,24 @@ def classification_batch(batch, shape):
     x = rng.standard_normal((batch,) + shape).astype(numpy.float32)
     t = rng.integers(0, N_CLASS, batch).astype(numpy.int32)
     return x, t
+
+
+def sequences():
+    """GRU_BATCH float32 sequences of GRU_IN features, of lengths drawn
+    from GRU_LENGTHS, and one int32 label each."""
+    rng = numpy.random.default_rng(0)
+    lengths = rng.integers(*GRU_LENGTHS, GRU_BATCH, endpoint=True)
+    xs = [rng.standard_normal((n, GRU_IN)).astype(numpy.float32)
+          for n in lengths]
+    t = rng.integers(0, N_CLASS, GRU_BATCH).astype(numpy.int32)
+    return xs, t
+
+
+def images01(batch, size):
+    """Random float32 values in [0, 1), ``(batch, size)``: the inputs of
+    the VAE (its Bernoulli likelihood wants them there)."""
+    rng = numpy.random.default_rng(0)
+    return (rng.random((batch, size)).astype(numpy.float32),)
 
 
 def token_stream():
