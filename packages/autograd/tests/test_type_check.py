@@ -76,6 +76,31 @@ def test_comparison_message(condition, expect, actual):
     assert str(error) == f'Expect: {expect}\nActual: {actual}'
 
 
+def test_is_in_builds_a_membership_condition_in_both_modes():
+    x_type, = symbolic_types(X)
+    error = failure(type_check.is_in(x_type.dtype.kind, 'iu'))
+    assert (error.expect, error.actual) == (
+        'in_types[0].dtype.kind in iu', 'f not in iu')
+    type_check.expect(type_check.is_in(x_type.dtype.kind, 'fc'))
+    with type_check.light_mode:
+        assert type_check.is_in('f', 'iu') is False
+        assert type_check.is_in('i', 'iu') is True
+
+
+def test_python_in_on_an_expression_gives_an_invalid_type():
+    # ``kind in 'iu'`` holds in light mode but cannot be built in symbolic
+    # mode (str.__contains__ refuses the expression): the failure is still
+    # an InvalidType naming the function, not that TypeError.
+    def check(in_types):
+        type_check.expect(in_types[0].dtype.kind in 'iu')
+
+    error = check_failure(check, (X,))
+    assert str(error).startswith(
+        'Invalid operation is performed in: LinearFunction (Forward)')
+    assert "requires string as left operand" in error.actual
+    type_check.check_types(check, (X.astype(numpy.int32),), 'F')
+
+
 def test_named_values_and_calls_show_their_names():
     x_type, = symbolic_types(X)
     in_size = type_check.make_variable(4, 'in_size')

@@ -27,6 +27,7 @@ from kusari.autograd.utils._type_expressions import UnaryOperator  # NOQA
 from kusari.autograd.utils._type_expressions import Variable  # NOQA
 from kusari.autograd.utils._type_expressions import eval  # NOQA
 from kusari.autograd.utils._type_expressions import in_light_mode  # NOQA
+from kusari.autograd.utils._type_expressions import is_in  # NOQA
 from kusari.autograd.utils._type_expressions import light_mode  # NOQA
 from kusari.autograd.utils._type_expressions import make_variable  # NOQA
 from kusari.autograd.utils._type_expressions import prod  # NOQA
@@ -292,6 +293,17 @@ def check_types(check_type_forward, in_data, function_name,
     except InvalidType as error:
         _in_function(error, _name_of(function_name))
         raise
+    except Exception as error:
+        if not isinstance(light_error, InvalidType):
+            raise
+        # The inputs are wrong, but a condition cannot be built as an
+        # expression (say, ``x.dtype.kind in 'iu'``, see is_in): still
+        # say so, as an InvalidType naming the function.
+        raise _in_function(InvalidType(
+            'check_type_forward to hold',
+            f'it does not, and cannot be shown in symbolic mode '
+            f'({type(error).__name__}: {error})'),
+            _name_of(function_name)) from error
     finally:
         _mode.light = outer
     if not isinstance(light_error, InvalidType):
