@@ -21,3 +21,45 @@ def test_dtype_kind_conditions_fail_as_invalid_type(call, expect):
     with pytest.raises(type_check.InvalidType) as info:
         call()
     assert info.value.expect == expect
+
+
+@pytest.mark.parametrize('function', [F.sum, F.absolute])
+@pytest.mark.parametrize('dtype', [numpy.bool_, numpy.int32, numpy.uint8])
+def test_non_float_inputs_are_rejected_at_forward_as_in_chainer(
+        function, dtype):
+    x = Variable(numpy.ones((2, 3), dtype))
+    with pytest.raises(type_check.InvalidType) as info:
+        function(x)
+    assert info.value.expect.startswith('x.dtype.kind')
+
+
+X = numpy.ones((2, 3), numpy.float32)
+
+
+@pytest.mark.parametrize('call, message', [
+    (lambda: F.matmul(X, None),
+     'matmul: input 1 must be a Variable or an array, got NoneType'),
+    (lambda: F.flatten(None),
+     'flatten: input 0 must be a Variable or an array, got NoneType'),
+    (lambda: F.flatten([1.0, 2.0]),
+     'flatten: input 0 must be a Variable or an array, got list'),
+    (lambda: F.swapaxes(1.0, 0, 1),
+     'swapaxes: input 0 must be a Variable or an array, got float'),
+    (lambda: F.vstack([X, None]),
+     'vstack: input 0[1] must be a Variable or an array, got NoneType'),
+    (lambda: F.relu(None),
+     'ReLU: input 0 must be a Variable or an array, got NoneType'),
+    (lambda: F.relu([1.0]),
+     'ReLU: input 0 must be a Variable or an array, got list'),
+])
+def test_non_array_inputs_name_the_function_and_the_input(call, message):
+    with pytest.raises(type_check.NotAnArrayError) as info:
+        call()
+    assert str(info.value) == message
+
+
+def test_checks_inputs_keeps_the_errors_of_options():
+    # A failing check of an option keeps its own message, though the
+    # option is a Python scalar.
+    with pytest.raises(TypeError, match='axis must be an int'):
+        F.bias(X, X[0], axis=1.0)

@@ -9,6 +9,9 @@ the comparisons themselves. Only if a condition fails does it run again in
 how each value was computed, so that the error shows the condition as written
 (``x.shape[1] == W.shape[1]``) next to the values it compared.
 """
+import functools
+import inspect
+
 import numpy
 
 from kusari.array import lazy_cupy
@@ -288,6 +291,9 @@ def check_types(check_type_forward, in_data, function_name,
         light_error = error
     finally:
         _mode.light = outer
+    for index, x in enumerate(in_data):
+        if not (hasattr(x, 'shape') and hasattr(x, 'dtype')):
+            raise not_an_array(_name_of(function_name), index, x)
     try:
         _run(check_type_forward, in_data, input_names, False)
     except InvalidType as error:
@@ -314,6 +320,94 @@ def check_types(check_type_forward, in_data, function_name,
         'check_type_forward to fail in symbolic mode as in light mode',
         'it passed: its conditions must not depend on '
         'type_check.in_light_mode()'), _name_of(function_name))
+
+
+class NotAnArrayError(TypeError):
+    """A function or link was given None, a list or a Python scalar where
+    a Variable or an array must be (see :func:`not_an_array`)."""
+
+
+def not_an_array(function_name, index, value):
+    """The TypeError of a function given ``value`` as its input ``index``
+    where a Variable or an array must be (None, a list, a Python scalar).
+    """
+    return NotAnArrayError(f'{function_name}: input {index} must be a '
+                           f'Variable or an array, got '
+                           f'{type(value).__name__}')
+
+
+def checks_inputs(function):
+    """Decorate a public function that reads its inputs (``x.shape``,
+    ``x.ndim``) before it applies a FunctionNode.
+
+    ``FunctionNode.apply`` names the function given None, a list or a
+    Python scalar for an input; a function that reads the input first would
+    fail with ``'NoneType' object has no attribute 'ndim'``. The decorated
+    function fails with :func:`not_an_array`'s error instead. Only a
+    failing call pays for the check.
+    """
+    name = function.__name__
+    parameters = tuple(inspect.signature(function).parameters)
+
+    @functools.wraps(function)
+    def checked(*args, **kwargs):
+        try:
+            return function(*args, **kwargs)
+        except (AttributeError, TypeError) as error:
+            clear = bad_input_error(name, parameters, args, kwargs, error)
+            if clear is None:
+                raise
+            raise clear from error
+    return checked
+
+
+def bad_input_error(function_name, parameters, args, kwargs, error):
+    """The :func:`not_an_array` error to raise instead of ``error``, an
+    AttributeError or TypeError raised by a call, if it came from an
+    argument that is not an array where arrays are expected; else None.
+
+    Blamed is the first argument that is None, a list, a tuple or a Python
+    scalar (or such an element of a list of arrays) whose type ``error``
+    names in quotes, as Python's own errors do (``'NoneType' object has no
+    attribute 'ndim'``); the checks of options (``axis must be an int, got
+    float``) name theirs without, and keep their message.
+
+    Args:
+        function_name (str): The name the message gives the callee.
+        parameters (tuple of str): Its parameter names, in order.
+        args, kwargs: The arguments of the failed call.
+        error: What the call raised.
+    """
+    if isinstance(error, NotAnArrayError):
+        return None  # (an inner function's input, named there)
+    message = str(error)
+    named = list(enumerate(args))
+    named += [(parameters.index(key) if key in parameters else key, value)
+              for key, value in kwargs.items()]
+    for index, value in named:
+        for position, suspect in _suspects(index, value):
+            if f"'{type(suspect).__name__}'" in message:
+                return not_an_array(function_name, position, suspect)
+    return None
+
+
+def _suspects(index, value):
+    """``(position, value)`` of what in argument ``index`` may be blamed."""
+    if _is_array(value):
+        return
+    if isinstance(value, (list, tuple)) and any(map(_is_array, value)):
+        for element, item in enumerate(value):
+            if not _is_array(item):
+                yield f'{index}[{element}]', item
+    elif value is None or isinstance(value, (list, tuple, int, float,
+                                             complex)):
+        yield index, value
+
+
+def _is_array(value):
+    """Whether ``value`` is an array or a Variable (of an array)."""
+    return hasattr(value, 'shape') and hasattr(value, 'dtype') and getattr(
+        value, 'array', value) is not None
 
 
 def _name_of(function):

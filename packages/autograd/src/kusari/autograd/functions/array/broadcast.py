@@ -79,6 +79,7 @@ def _check_broadcastable(shape, target):
             f'a shape that broadcasts to {target}', f'{shape}')
 
 
+@type_check.checks_inputs
 def broadcast_to(x, shape):
     """Broadcast ``x`` to ``shape`` as NumPy broadcasting does.
 
@@ -96,6 +97,7 @@ def broadcast_to(x, shape):
     return y
 
 
+@type_check.checks_inputs
 def sum_to(x, shape):
     """Sum the elements of ``x`` down to ``shape`` (the adjoint of
     :func:`broadcast_to`).

@@ -11,6 +11,7 @@ from kusari.autograd.functions.math.matmul import matmul
 from kusari.autograd.utils import conv
 from kusari.autograd.utils import int_tuples
 from kusari.autograd.variable import as_variable
+from kusari.autograd.utils import type_check
 
 
 def _sampling_grid(offset, kh, kw, stride, pad, h, w):
@@ -37,6 +38,7 @@ def _sampling_grid(offset, kh, kw, stride, pad, h, w):
     return reshape(grid, (n, 2, k, out_h * out_w))
 
 
+@type_check.checks_inputs
 def deformable_convolution_2d_sampler(x, offset, W, b=None, stride=1,
                                       pad=0):
     """Deformable convolution (Dai et al., 2017).

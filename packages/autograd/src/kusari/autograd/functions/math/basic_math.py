@@ -100,6 +100,11 @@ class Absolute(_Unary):
     def label(self):
         return '|_|'
 
+    def check_type_forward(self, in_types):
+        # Floats only, as in Chainer (abs of ints has no gradient there).
+        super().check_type_forward(in_types)
+        type_check.expect(in_types[0].dtype.kind == 'f')
+
     def forward(self, inputs):
         x, = inputs
         self.retain_inputs((0,))

@@ -71,6 +71,7 @@ class Gaussian(function_node.FunctionNode):
         return ret
 
 
+@type_check.checks_inputs
 def gaussian(mean, ln_var, *, eps=None, return_eps=False):
     """A draw from :math:`N(\\mu, \\sigma^2)`, differentiable w.r.t. its
     parameters: :math:`y = \\mu + \\exp(\\ln\\sigma^2 / 2) \\epsilon` with

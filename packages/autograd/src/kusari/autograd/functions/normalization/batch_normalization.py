@@ -158,6 +158,7 @@ def _as_dtype(g, dtype):
     return g if g.dtype == dtype else cast(g, dtype)
 
 
+@type_check.checks_inputs
 def batch_normalization(x, gamma, beta, *, eps=2e-5, running_mean=None,
                         running_var=None, decay=0.9, axis=None, **kwargs):
     """Batch normalization with the statistics of the batch.
@@ -209,6 +210,7 @@ def _update_statistics(node, running_mean, running_var, decay, shape):
                        unbiased_factor(node.count))
 
 
+@type_check.checks_inputs
 def fixed_batch_normalization(x, gamma, beta, mean, var, eps=2e-5,
                               axis=None):
     """Batch normalization with given statistics (for inference).

@@ -103,6 +103,7 @@ class DecorrelatedBatchNormalization(function_node.FunctionNode):
         return Variable(gx, requires_grad=False),
 
 
+@type_check.checks_inputs
 def decorrelated_batch_normalization(x, *, groups=16, eps=2e-5,
                                      running_mean=None,
                                      running_projection=None, decay=0.9,
@@ -162,6 +163,7 @@ def _check_shape(func_name, name, array, shape):
                          f'{shape}, got {got}')
 
 
+@type_check.checks_inputs
 def fixed_decorrelated_batch_normalization(x, mean, projection, groups=16):
     """Decorrelated batch normalization with given statistics (for
     inference): per group, :math:`y = P (x - \\mu)`.
