@@ -10,6 +10,8 @@ from links_fakes import Model
 
 X = numpy.ones((2, 3), numpy.float32)
 NOTE = '(raised in the link /predictor/l1, a Linear)'
+# The public function the (fake) Linear called, as type_check notes it.
+CALLER = '(raised in matmul())'
 
 
 def _raised(model, x):
@@ -23,14 +25,14 @@ def test_forward_error_names_the_link_path_and_keeps_type_and_message():
     error = _raised(model, numpy.ones((2, 5), numpy.float32))
     assert isinstance(error, InvalidType)
     assert str(error).endswith('Actual: 5 != 3')
-    assert error.__notes__ == [NOTE]
+    assert error.__notes__ == [CALLER, NOTE]
 
 
 def test_the_note_is_made_once_per_raise():
     model = Model()
     first = _raised(model, numpy.ones((2, 5), numpy.float32))
     second = _raised(model, numpy.ones((2, 5), numpy.float32))
-    assert first is not second and second.__notes__ == [NOTE]
+    assert first is not second and second.__notes__ == [CALLER, NOTE]
 
 
 def test_error_of_the_root_itself_has_no_note():
@@ -47,7 +49,7 @@ def test_error_under_link_hooks_names_the_path():
     model = Model()
     model.predictor.l1.add_hook(LinkHook())
     error = _raised(model, numpy.ones((2, 5), numpy.float32))
-    assert error.__notes__ == [NOTE]
+    assert error.__notes__ == [CALLER, NOTE]
 
 
 def test_without_add_note_the_message_carries_the_path():

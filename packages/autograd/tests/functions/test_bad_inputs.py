@@ -63,3 +63,21 @@ def test_checks_inputs_keeps_the_errors_of_options():
     # option is a Python scalar.
     with pytest.raises(TypeError, match='axis must be an int'):
         F.bias(X, X[0], axis=1.0)
+
+
+def test_errors_of_inner_nodes_note_the_function_called():
+    # F.average fails in the node of a function it calls; the note names
+    # F.average, the function the user called.
+    with pytest.raises(type_check.InvalidType) as info:
+        F.average(X.astype(bool))
+    assert info.value.__notes__ == ['(raised in average())']
+    with pytest.raises(type_check.NotAnArrayError) as info:
+        F.add(X, None)
+    assert str(info.value).startswith('_ + _: input 1 must be')
+    assert info.value.__notes__ == ['(raised in add())']
+
+
+def test_no_note_where_the_message_names_the_function():
+    with pytest.raises(type_check.NotAnArrayError) as info:
+        F.flatten(None)
+    assert not hasattr(info.value, '__notes__')

@@ -11,6 +11,7 @@ how each value was computed, so that the error shows the condition as written
 """
 import functools
 import inspect
+import sys
 
 import numpy
 
@@ -331,9 +332,9 @@ def not_an_array(function_name, index, value):
     """The TypeError of a function given ``value`` as its input ``index``
     where a Variable or an array must be (None, a list, a Python scalar).
     """
-    return NotAnArrayError(f'{function_name}: input {index} must be a '
-                           f'Variable or an array, got '
-                           f'{type(value).__name__}')
+    return note_public_caller(NotAnArrayError(
+        f'{function_name}: input {index} must be a Variable or an array, got '
+        f'{type(value).__name__}'))
 
 
 def checks_inputs(function):
@@ -425,7 +426,46 @@ def _run(check_type_forward, in_data, input_names, light):
 
 
 def _in_function(error, function_name):
-    """Name the function in the message of ``error``; return ``error``."""
+    """Name the function in the message of ``error``, and the public
+    function called in a note (see :func:`note_public_caller`); return
+    ``error``."""
     error.args = (f'Invalid operation is performed in: {function_name} '
                   f'(Forward)\n\n{error.args[0]}',)
+    return note_public_caller(error)
+
+
+# Modules of the function library (F): the engine imports none of them,
+# it only recognizes their frames by name.
+_LIBRARY = 'kusari.autograd.functions.'
+
+
+def note_public_caller(error):
+    """Add to ``error`` the note ``(raised in average())``, naming the
+    outermost function of the library (``F.*``) being run, if the message
+    does not name it already; return ``error``.
+
+    A node's label names the node (``_ * _``), which may run inside the
+    function the user called (``F.average``); the note names that one.
+    The functions are the public module-level functions of the library's
+    modules (a link's ``forward`` or a hook between them is looked
+    through). The stack is read only when an error is being raised.
+    """
+    name = None
+    frame = sys._getframe(1)
+    while frame is not None:
+        code = frame.f_code
+        if (not code.co_name.startswith('_')
+                and frame.f_globals.get('__name__', '').startswith(_LIBRARY)
+                and _code_of(frame.f_globals.get(code.co_name)) is code):
+            name = code.co_name
+        frame = frame.f_back
+    if name is not None and name not in str(error) and hasattr(
+            error, 'add_note'):
+        error.add_note(f'(raised in {name}())')
     return error
+
+
+def _code_of(function):
+    """The code object of a (maybe decorated) function, else None."""
+    return getattr(inspect.unwrap(function), '__code__', None) if callable(
+        function) else None
