@@ -81,3 +81,43 @@ def test_no_note_where_the_message_names_the_function():
     with pytest.raises(type_check.NotAnArrayError) as info:
         F.flatten(None)
     assert not hasattr(info.value, '__notes__')
+
+
+GAMMA = numpy.ones(3, numpy.float32)
+
+
+@pytest.mark.parametrize('call, error, match', [
+    # Piecewise constant functions: NumPy has no bool or str loop.
+    (lambda: F.sign(X.astype(bool)), TypeError,
+     'sign: x must be of an integer or a float dtype, got bool'),
+    (lambda: F.fix(X.astype(str)), TypeError, 'fix: x must be of an'),
+    # Running statistics are updated in place: floats only.
+    (lambda: F.batch_renormalization(
+        X, GAMMA, GAMMA, 1.0, 1.0, running_mean=GAMMA.astype(complex),
+        running_var=GAMMA), ValueError,
+     "running_mean must be a float array of gamma's shape"),
+    (lambda: F.gaussian(X, X, eps=X.astype(complex)), type_check.InvalidType,
+     'eps.dtype.kind == f'),
+    (lambda: F.transpose_sequence([numpy.array(1.0, numpy.float32)]),
+     type_check.InvalidType, r'xs\[0\].ndim >= 1'),
+    (lambda: F.sum_to(X.astype(str), (3,)), type_check.InvalidType,
+     'x.dtype.kind in biufc'),
+    (lambda: F.copy(None, -1), TypeError, '^copy: input 0 must be'),
+    (lambda: F.forget(F.sin, [1.0]), TypeError, '^forget: input 1 must be'),
+])
+def test_wrong_dtypes_and_values_are_refused_naming_the_function(
+        call, error, match):
+    with pytest.raises(error, match=match):
+        call()
+
+
+def test_a_composite_notes_itself_on_an_inner_functions_error():
+    # deformable_convolution_2d_sampler fails in spatial_transformer_sampler
+    # (whose message names only that one).
+    x = numpy.ones((1, 2, 4, 4), numpy.float32)
+    offset = numpy.zeros((1, 8, 3, 3), numpy.float32)
+    W = numpy.ones((2, 2, 2, 2), numpy.float32)
+    with pytest.raises(type_check.InvalidType) as info:
+        F.deformable_convolution_2d_sampler(x.astype(numpy.int32), offset, W)
+    assert info.value.__notes__ == [
+        '(raised in deformable_convolution_2d_sampler())']

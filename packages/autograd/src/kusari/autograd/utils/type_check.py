@@ -324,17 +324,29 @@ def check_types(check_type_forward, in_data, function_name,
 
 
 class NotAnArrayError(TypeError):
-    """A function or link was given None, a list or a Python scalar where
-    a Variable or an array must be (see :func:`not_an_array`)."""
+    """None, a list, a Python scalar... where a Variable or an array must be
+    (see :func:`not_an_array`).
+
+    Attributes:
+        value_type (type): The type of what was given.
+        named (bool): Whether the message names the function given it (not
+            so where a helper such as ``as_variable`` raised it).
+    """
+
+    def __init__(self, message, value=None, named=True):
+        super().__init__(message)
+        self.value_type = type(value)
+        self.named = named
 
 
 def not_an_array(function_name, index, value):
     """The TypeError of a function given ``value`` as its input ``index``
-    where a Variable or an array must be (None, a list, a Python scalar).
+    (a position, or an argument's name) where a Variable or an array must
+    be (None, a list, a Python scalar).
     """
     return note_public_caller(NotAnArrayError(
         f'{function_name}: input {index} must be a Variable or an array, got '
-        f'{type(value).__name__}'))
+        f'{type(value).__name__}', value))
 
 
 def checks_inputs(function):
@@ -344,8 +356,9 @@ def checks_inputs(function):
     ``FunctionNode.apply`` names the function given None, a list or a
     Python scalar for an input; a function that reads the input first would
     fail with ``'NoneType' object has no attribute 'ndim'``. The decorated
-    function fails with :func:`not_an_array`'s error instead. Only a
-    failing call pays for the check.
+    function fails with :func:`not_an_array`'s error instead; any other
+    error that does not name the function gets a note that does (see
+    :func:`note_public_caller`). Only a failing call pays for the check.
     """
     name = function.__name__
     parameters = tuple(inspect.signature(function).parameters)
@@ -354,11 +367,14 @@ def checks_inputs(function):
     def checked(*args, **kwargs):
         try:
             return function(*args, **kwargs)
-        except (AttributeError, TypeError) as error:
-            clear = bad_input_error(name, parameters, args, kwargs, error)
-            if clear is None:
-                raise
-            raise clear from error
+        except Exception as error:
+            if isinstance(error, (AttributeError, TypeError)):
+                clear = bad_input_error(name, parameters, args, kwargs,
+                                        error)
+                if clear is not None:
+                    raise clear from error
+            _note_function(error, name)
+            raise
     return checked
 
 
@@ -368,10 +384,11 @@ def bad_input_error(function_name, parameters, args, kwargs, error):
     argument that is not an array where arrays are expected; else None.
 
     Blamed is the first argument that is None, a list, a tuple or a Python
-    scalar (or such an element of a list of arrays) whose type ``error``
-    names in quotes, as Python's own errors do (``'NoneType' object has no
-    attribute 'ndim'``); the checks of options (``axis must be an int, got
-    float``) name theirs without, and keep their message.
+    scalar (or such an element of a list of arrays) of the type an unnamed
+    :class:`NotAnArrayError` reports, or whose type ``error`` names in
+    quotes, as Python's own errors do (``'NoneType' object has no attribute
+    'ndim'``); the checks of options (``axis must be an int, got float``)
+    name theirs without, and keep their message.
 
     Args:
         function_name (str): The name the message gives the callee.
@@ -380,14 +397,22 @@ def bad_input_error(function_name, parameters, args, kwargs, error):
         error: What the call raised.
     """
     if isinstance(error, NotAnArrayError):
-        return None  # (an inner function's input, named there)
-    message = str(error)
+        if error.named:
+            return None  # (an inner function's input, named there)
+
+        def blamed(suspect):
+            return type(suspect) is error.value_type
+    else:
+        quoted = str(error)
+
+        def blamed(suspect):
+            return f"'{type(suspect).__name__}'" in quoted
     named = list(enumerate(args))
     named += [(parameters.index(key) if key in parameters else key, value)
               for key, value in kwargs.items()]
     for index, value in named:
         for position, suspect in _suspects(index, value):
-            if f"'{type(suspect).__name__}'" in message:
+            if blamed(suspect):
                 return not_an_array(function_name, position, suspect)
     return None
 
@@ -459,10 +484,21 @@ def note_public_caller(error):
                 and _code_of(frame.f_globals.get(code.co_name)) is code):
             name = code.co_name
         frame = frame.f_back
-    if name is not None and name not in str(error) and hasattr(
-            error, 'add_note'):
-        error.add_note(f'(raised in {name}())')
+    if name is not None:
+        _note_function(error, name)
     return error
+
+
+def _note_function(error, name):
+    """Note on ``error`` that it was raised in the function ``name``,
+    unless its message names it; the note replaces that of a function
+    inside (the outermost is the one the user called)."""
+    if name in str(error) or not hasattr(error, 'add_note'):
+        return
+    notes = getattr(error, '__notes__', [])
+    notes[:] = [note for note in notes if not (
+        note.startswith('(raised in ') and note.endswith('())'))]
+    error.add_note(f'(raised in {name}())')
 
 
 def _code_of(function):

@@ -51,7 +51,8 @@ class SumTo(function_node.FunctionNode):
     def check_type_forward(self, in_types):
         type_check.argname(in_types, ('x',))
         x_type, = in_types
-        type_check.expect(x_type.ndim >= len(self._shape))
+        type_check.expect(type_check.is_in(x_type.dtype.kind, 'biufc'),
+                          x_type.ndim >= len(self._shape))
         _check_broadcastable(self._shape, type_check.eval(x_type.shape))
 
     def forward(self, inputs):

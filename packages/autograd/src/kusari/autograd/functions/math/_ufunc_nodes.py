@@ -213,9 +213,10 @@ def piecewise_constant(name, module, summary):
     def function(x):
         array = x.array if isinstance(x, Variable) else x
         if not _is_array(array):
-            raise TypeError(
-                f'{name}: x must be a Variable or an array, got '
-                f'{type(x).__name__}')
+            raise type_check.not_an_array(name, 'x', x)
+        if array.dtype.kind not in 'iuf':
+            raise TypeError(f'{name}: x must be of an integer or a float '
+                            f'dtype, got {array.dtype}')
         y = getattr(backend.get_array_module(array), name)(array)
         return as_variable(force_array(y, array.dtype))
 

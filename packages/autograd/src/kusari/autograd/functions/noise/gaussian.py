@@ -32,7 +32,8 @@ class Gaussian(function_node.FunctionNode):
         mean_type = _arguments.expect_float_pair(in_types, ('mean', 'ln_var'))
         if self.eps is not None:
             eps = type_check.make_variable(self.eps, 'eps')
-            type_check.expect(eps.shape == mean_type.shape)
+            type_check.expect(eps.dtype.kind == 'f',
+                              eps.shape == mean_type.shape)
 
     def forward_cpu(self, inputs):
         mean, ln_var = inputs

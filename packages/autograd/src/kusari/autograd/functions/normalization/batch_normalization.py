@@ -49,14 +49,16 @@ def _warn_single_sample(x_shape, stat_axes):
 
 
 def check_running(func_name, gamma, **running):
-    """Raise ValueError unless each given running statistic is an array
-    of gamma's shape."""
+    """Raise ValueError unless each given running statistic is a float
+    array of gamma's shape (it is updated in place)."""
     for name, array in running.items():
         if array is None:
             continue
-        if not hasattr(array, 'shape') or array.shape != gamma.shape:
-            got = getattr(array, 'shape', type(array).__name__)
-            raise ValueError(f'{func_name}: {name} must be an array of '
+        if not hasattr(array, 'shape') or array.shape != gamma.shape or \
+                array.dtype.kind != 'f':
+            got = (f'{array.shape} {array.dtype}' if hasattr(array, 'shape')
+                   else type(array).__name__)
+            raise ValueError(f'{func_name}: {name} must be a float array of '
                              f"gamma's shape {gamma.shape}, got {got}")
 
 

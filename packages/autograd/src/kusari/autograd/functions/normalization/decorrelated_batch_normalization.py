@@ -157,10 +157,15 @@ def _update_statistics(node, running_mean, running_projection, decay):
 
 
 def _check_shape(func_name, name, array, shape):
-    if array is not None and getattr(array, 'shape', None) != shape:
-        got = getattr(array, 'shape', type(array).__name__)
-        raise ValueError(f'{func_name}: {name} must be an array of shape '
-                         f'{shape}, got {got}')
+    """A running statistic or a fixed one must be a float array of
+    ``shape`` (the running ones are updated in place)."""
+    if array is None:
+        return
+    if getattr(array, 'shape', None) != shape or array.dtype.kind != 'f':
+        got = (f'{array.shape} {array.dtype}' if hasattr(array, 'shape')
+               else type(array).__name__)
+        raise ValueError(f'{func_name}: {name} must be a float array of '
+                         f'shape {shape}, got {got}')
 
 
 @type_check.checks_inputs
