@@ -89,8 +89,11 @@ GAMMA = numpy.ones(3, numpy.float32)
 @pytest.mark.parametrize('call, error, match', [
     # Piecewise constant functions: NumPy has no bool or str loop.
     (lambda: F.sign(X.astype(bool)), TypeError,
-     'sign: x must be of an integer or a float dtype, got bool'),
-    (lambda: F.fix(X.astype(str)), TypeError, 'fix: x must be of an'),
+     'sign: x must be an array of integer, unsigned integer, float or '
+     'complex dtype, got bool'),
+    (lambda: F.fix(X.astype(str)), TypeError,
+     'fix: x must be an array of bool, integer, unsigned integer or float '
+     'dtype, got <U32'),
     # Running statistics are updated in place: floats only.
     (lambda: F.batch_renormalization(
         X, GAMMA, GAMMA, 1.0, 1.0, running_mean=GAMMA.astype(complex),
@@ -121,3 +124,16 @@ def test_a_composite_notes_itself_on_an_inner_functions_error():
         F.deformable_convolution_2d_sampler(x.astype(numpy.int32), offset, W)
     assert info.value.__notes__ == [
         '(raised in deformable_convolution_2d_sampler())']
+
+
+def test_integer_and_bool_inputs_chainer_takes_are_taken():
+    y = numpy.array([0.5, -0.5, 1.0])
+    numpy.testing.assert_allclose(
+        F.bernoulli_nll(numpy.array([0, 1, 1]), y).array,
+        F.bernoulli_nll(numpy.array([0.0, 1.0, 1.0]), y).array)
+    assert F.floor(numpy.array([True, False])).dtype == bool
+    assert F.sign(numpy.array([2j])).array == 1j
+    embeddings = numpy.ones((1, 2, 3, 3), numpy.float32)
+    labels = numpy.zeros((1, 3, 3), numpy.uint8)
+    F.discriminative_margin_based_clustering_loss(
+        embeddings, labels, 0.5, 1.5, 2)
