@@ -1,5 +1,6 @@
 import builtins
 import contextlib
+import inspect
 import operator
 import pickle
 import threading
@@ -508,3 +509,48 @@ def test_chainer_forms_of_expressions():
     with pytest.raises(RuntimeError):
         bool(type_check.BoolBinaryOperator(x, y, '==', '!=',
                                            lambda a, b: a == b))
+
+
+# checks_inputs
+
+
+@type_check.checks_inputs
+def _reads_inputs(x, *rest, b=None, scale=1.0, **options):
+    """Reads x and b (as a function reading its inputs before any node)."""
+    total = x.ndim + sum(r.ndim for r in rest)
+    if b is not None:
+        total += b.ndim
+    return total * scale, options
+
+
+def test_checks_inputs_keeps_the_signature_and_passes_every_argument():
+    assert str(inspect.signature(_reads_inputs)) == (
+        '(x, *rest, b=None, scale=1.0, **options)')
+    assert _reads_inputs.__name__ == '_reads_inputs'
+    assert _reads_inputs.__doc__.startswith('Reads x and b')
+    assert _reads_inputs(X, X, b=X, scale=2.0, flag=True) == (
+        12.0, {'flag': True})
+
+
+@pytest.mark.parametrize('call, message', [
+    (lambda: _reads_inputs(None), 'input 0 must be a Variable or an array, '
+     'got NoneType'),
+    (lambda: _reads_inputs(X, X, [1.0]), 'input 2 must be a Variable or an '
+     'array, got list'),
+    (lambda: _reads_inputs(X, b=1.5), 'input b must be a Variable or an '
+     'array, got float'),
+])
+def test_checks_inputs_blames_the_argument_that_is_no_array(call, message):
+    with pytest.raises(type_check.NotAnArrayError) as info:
+        call()
+    assert str(info.value) == f'_reads_inputs: {message}'
+    assert isinstance(info.value.__cause__, AttributeError)
+
+
+def test_checks_inputs_blames_no_default_and_notes_other_errors():
+    # b=None is its default: the AttributeError of scale (a str) is not
+    # blamed on it, nor on scale (its type is not named in quotes).
+    with pytest.raises(TypeError) as info:
+        _reads_inputs(X, scale=object())
+    assert not isinstance(info.value, type_check.NotAnArrayError)
+    assert info.value.__notes__ == ['(raised in _reads_inputs())']

@@ -343,8 +343,8 @@ class Link(device_resident.DeviceResident, link_hook.Hooked):
             # the link, as FunctionNode.apply does for a function.
             clear = type_check.bad_input_error(
                 type(self).__name__,
-                tuple(inspect.signature(forward).parameters), args, kwargs,
-                error)
+                tuple(inspect.signature(forward).parameters.values()), args,
+                kwargs, error)
             if clear is None:
                 _note_link_path(error, self)
                 raise

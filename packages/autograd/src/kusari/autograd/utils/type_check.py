@@ -358,24 +358,66 @@ def checks_inputs(function):
     fail with ``'NoneType' object has no attribute 'ndim'``. The decorated
     function fails with :func:`not_an_array`'s error instead; any other
     error that does not name the function gets a note that does (see
-    :func:`note_public_caller`). Only a failing call pays for the check.
+    :func:`note_public_caller`).
+
+    Only a failing call does more than the call: the wrapper is compiled
+    with the function's own signature (a ``*args, **kwargs`` wrapper
+    costs four times as much to pass through).
     """
     name = function.__name__
-    parameters = tuple(inspect.signature(function).parameters)
+    parameters = tuple(inspect.signature(function).parameters.values())
+    header, passed, positional, keywords = [], [], [], []
+    defaults = {}
+    for parameter in parameters:
+        text = parameter.name
+        if parameter.kind is parameter.VAR_POSITIONAL:
+            header.append(f'*{text}')
+            passed.append(f'*{text}')
+            positional.append(f'*{text}')
+            continue
+        if parameter.kind is parameter.VAR_KEYWORD:
+            header.append(f'**{text}')
+            passed.append(f'**{text}')
+            keywords.append(f'**{text}')
+            continue
+        if parameter.kind is parameter.KEYWORD_ONLY and not any(
+                part.startswith('*') for part in header):
+            header.append('*')
+        if parameter.default is not parameter.empty:
+            defaults[text] = parameter.default
+            header.append(f'{text}=_defaults[{text!r}]')
+        else:
+            header.append(text)
+        if parameter.kind is parameter.KEYWORD_ONLY:
+            passed.append(f'{text}={text}')
+            keywords.append(f'{text!r}: {text}')
+        else:
+            passed.append(text)
+            positional.append(text)
+        if parameter.kind is parameter.POSITIONAL_ONLY:
+            header.append('/')
+    while header.count('/') > 1:
+        header.remove('/')
+    source = (
+        f'def {name}({", ".join(header)}):\n'
+        f'    try:\n'
+        f'        return _function({", ".join(passed)})\n'
+        f'    except Exception as error:\n'
+        f'        _failed(error, ({"".join(a + ", " for a in positional)}),'
+        f' {{{", ".join(keywords)}}})\n'
+        f'        raise\n')
 
-    @functools.wraps(function)
-    def checked(*args, **kwargs):
-        try:
-            return function(*args, **kwargs)
-        except Exception as error:
-            if isinstance(error, (AttributeError, TypeError)):
-                clear = bad_input_error(name, parameters, args, kwargs,
-                                        error)
-                if clear is not None:
-                    raise clear from error
-            _note_function(error, name)
-            raise
-    return checked
+    def failed(error, args, kwargs):
+        if isinstance(error, (AttributeError, TypeError)):
+            clear = bad_input_error(name, parameters, args, kwargs, error)
+            if clear is not None:
+                raise clear from error
+        _note_function(error, name)
+
+    namespace = {'_function': function, '_defaults': defaults,
+                 '_failed': failed}
+    exec(compile(source, f'<checks_inputs of {name}>', 'exec'), namespace)
+    return functools.update_wrapper(namespace[name], function)
 
 
 def bad_input_error(function_name, parameters, args, kwargs, error):
@@ -388,11 +430,12 @@ def bad_input_error(function_name, parameters, args, kwargs, error):
     :class:`NotAnArrayError` reports, or whose type ``error`` names in
     quotes, as Python's own errors do (``'NoneType' object has no attribute
     'ndim'``); the checks of options (``axis must be an int, got float``)
-    name theirs without, and keep their message.
+    name theirs without, and keep their message. An argument that is its
+    parameter's default (``b=None``) is never blamed.
 
     Args:
         function_name (str): The name the message gives the callee.
-        parameters (tuple of str): Its parameter names, in order.
+        parameters (tuple of inspect.Parameter): Its parameters, in order.
         args, kwargs: The arguments of the failed call.
         error: What the call raised.
     """
@@ -407,10 +450,17 @@ def bad_input_error(function_name, parameters, args, kwargs, error):
 
         def blamed(suspect):
             return f"'{type(suspect).__name__}'" in quoted
-    named = list(enumerate(args))
-    named += [(parameters.index(key) if key in parameters else key, value)
+    # Inputs are named by position, keyword-only ones by name.
+    by_name = {parameter.name: (
+        parameter.name if parameter.kind is parameter.KEYWORD_ONLY else index,
+        parameter) for index, parameter in enumerate(parameters)}
+    named = [(index, parameters[index] if index < len(parameters) else None,
+              value) for index, value in enumerate(args)]
+    named += [(*by_name.get(key, (key, None)), value)
               for key, value in kwargs.items()]
-    for index, value in named:
+    for index, parameter, value in named:
+        if parameter is not None and value is parameter.default:
+            continue
         for position, suspect in _suspects(index, value):
             if blamed(suspect):
                 return not_an_array(function_name, position, suspect)
