@@ -115,15 +115,23 @@ def test_wrong_dtypes_and_values_are_refused_naming_the_function(
 
 
 def test_a_composite_notes_itself_on_an_inner_functions_error():
-    # deformable_convolution_2d_sampler fails in spatial_transformer_sampler
-    # (whose message names only that one).
-    x = numpy.ones((1, 2, 4, 4), numpy.float32)
-    offset = numpy.zeros((1, 8, 3, 3), numpy.float32)
-    W = numpy.ones((2, 2, 2, 2), numpy.float32)
+    # batch_matmul fails in matmul (whose message names only that one).
     with pytest.raises(type_check.InvalidType) as info:
-        F.deformable_convolution_2d_sampler(x.astype(numpy.int32), offset, W)
-    assert info.value.__notes__ == [
-        '(raised in deformable_convolution_2d_sampler())']
+        F.batch_matmul(numpy.ones((2, 3, 4), numpy.float32),
+                       numpy.ones((2, 5, 4), numpy.float32))
+    assert str(info.value).startswith(
+        'Invalid operation is performed in: MatMul')
+    assert info.value.__notes__ == ['(raised in batch_matmul())']
+
+
+@pytest.mark.parametrize('offset_dtype', [bool, numpy.int32, numpy.float64])
+def test_deformable_convolution_offsets_are_of_the_dtype_of_x(offset_dtype):
+    x = numpy.ones((1, 2, 4, 4), numpy.float32)
+    offset = numpy.zeros((1, 8, 3, 3), offset_dtype)
+    W = numpy.ones((2, 2, 2, 2), numpy.float32)
+    with pytest.raises(TypeError, match='x and offset must be float arrays '
+                                        'of one dtype'):
+        F.deformable_convolution_2d_sampler(x, offset, W)
 
 
 def test_integer_and_bool_inputs_chainer_takes_are_taken():

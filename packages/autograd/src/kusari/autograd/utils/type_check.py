@@ -394,10 +394,6 @@ def checks_inputs(function):
         else:
             passed.append(text)
             positional.append(text)
-        if parameter.kind is parameter.POSITIONAL_ONLY:
-            header.append('/')
-    while header.count('/') > 1:
-        header.remove('/')
     source = (
         f'def {name}({", ".join(header)}):\n'
         f'    try:\n'

@@ -66,6 +66,10 @@ def deformable_convolution_2d_sampler(x, offset, W, b=None, stride=1,
     stride = int_tuples.expand(name, 'stride', stride, 2, 1)
     pad = int_tuples.expand(name, 'pad', pad, 2, 0)
     x, offset, W = as_variable(x), as_variable(offset), as_variable(W)
+    if x.dtype.kind != 'f' or offset.dtype != x.dtype:
+        raise TypeError(
+            f'{name}: x and offset must be float arrays of one dtype; got '
+            f'{x.dtype} and {offset.dtype}')
     if x.ndim != 4 or W.ndim != 4 or x.shape[1] != W.shape[1]:
         raise ValueError(
             f'{name}: x must be (n, c, h, w) and W (out, c, kh, kw) with '
