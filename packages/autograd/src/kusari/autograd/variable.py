@@ -32,12 +32,12 @@ def _is_array(x):
 
 def _check_array(array, what):
     if array is not None and not _is_array(array):
-        raise type_check.NotAnArrayError(
+        raise type_check.array_expected(
             f'{what}: expected a numpy.ndarray or cupy.ndarray (or None), '
             f'got {type(array).__name__}'
             + (' (wrap Python scalars and lists with numpy.asarray)'
                if isinstance(array, (int, float, complex, list, tuple))
-               else ''), array, named=False)
+               else ''), array)
 
 
 def _check_grad(grad, array, what):

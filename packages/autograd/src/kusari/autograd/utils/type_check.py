@@ -324,19 +324,8 @@ def check_types(check_type_forward, in_data, function_name,
 
 
 class NotAnArrayError(TypeError):
-    """None, a list, a Python scalar... where a Variable or an array must be
-    (see :func:`not_an_array`).
-
-    Attributes:
-        value_type (type): The type of what was given.
-        named (bool): Whether the message names the function given it (not
-            so where a helper such as ``as_variable`` raised it).
-    """
-
-    def __init__(self, message, value=None, named=True):
-        super().__init__(message)
-        self.value_type = type(value)
-        self.named = named
+    """A function was given None, a list, a Python scalar... where a
+    Variable or an array must be (see :func:`not_an_array`)."""
 
 
 def not_an_array(function_name, index, value):
@@ -346,7 +335,16 @@ def not_an_array(function_name, index, value):
     """
     return note_public_caller(NotAnArrayError(
         f'{function_name}: input {index} must be a Variable or an array, got '
-        f'{type(value).__name__}', value))
+        f'{type(value).__name__}'))
+
+
+def array_expected(message, value):
+    """The TypeError of a helper (``as_variable``, ``Variable``) given
+    ``value`` where an array must be: a plain TypeError, as Chainer's,
+    which a :func:`checks_inputs` function blames on its argument."""
+    error = TypeError(message)
+    error._kusari_not_an_array = type(value)
+    return error
 
 
 def checks_inputs(function):
@@ -422,8 +420,8 @@ def bad_input_error(function_name, parameters, args, kwargs, error):
     argument that is not an array where arrays are expected; else None.
 
     Blamed is the first argument that is None, a list, a tuple or a Python
-    scalar (or such an element of a list of arrays) of the type an unnamed
-    :class:`NotAnArrayError` reports, or whose type ``error`` names in
+    scalar (or such an element of a list of arrays) of the type an
+    :func:`array_expected` error reports, or whose type ``error`` names in
     quotes, as Python's own errors do (``'NoneType' object has no attribute
     'ndim'``); the checks of options (``axis must be an int, got float``)
     name theirs without, and keep their message. An argument that is its
@@ -436,11 +434,11 @@ def bad_input_error(function_name, parameters, args, kwargs, error):
         error: What the call raised.
     """
     if isinstance(error, NotAnArrayError):
-        if error.named:
-            return None  # (an inner function's input, named there)
-
+        return None  # (an inner function's input, named there)
+    value_type = getattr(error, '_kusari_not_an_array', None)
+    if value_type is not None:
         def blamed(suspect):
-            return type(suspect) is error.value_type
+            return type(suspect) is value_type
     else:
         quoted = str(error)
 
