@@ -554,3 +554,14 @@ def test_checks_inputs_blames_no_default_and_notes_other_errors():
         _reads_inputs(X, scale=object())
     assert not isinstance(info.value, type_check.NotAnArrayError)
     assert info.value.__notes__ == ['(raised in _reads_inputs())']
+
+
+def test_checks_inputs_blames_the_object_an_attribute_error_names():
+    # Two lists; the error is about the second one read, which is blamed.
+    @type_check.checks_inputs
+    def reads_second(first, second):
+        return len(first) + second.ndim
+
+    with pytest.raises(type_check.NotAnArrayError,
+                       match='^reads_second: input 1 must be'):
+        reads_second([1.0], [2.0])

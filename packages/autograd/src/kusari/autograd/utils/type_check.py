@@ -421,10 +421,11 @@ def bad_input_error(function_name, parameters, args, kwargs, error):
 
     Blamed is the first argument that is None, a list, a tuple or a Python
     scalar (or such an element of a list of arrays) of the type an
-    :func:`array_expected` error reports, or whose type ``error`` names in
-    quotes, as Python's own errors do (``'NoneType' object has no attribute
-    'ndim'``); the checks of options (``axis must be an int, got float``)
-    name theirs without, and keep their message. An argument that is its
+    :func:`array_expected` error reports, the object an AttributeError
+    was raised for, or whose type ``error`` names in quotes, as Python's
+    own errors do (``'NoneType' object has no attribute 'ndim'``); the
+    checks of options (``axis must be an int, got float``) name theirs
+    without, and keep their message. An argument that is its
     parameter's default (``b=None``) is never blamed.
 
     Args:
@@ -439,6 +440,9 @@ def bad_input_error(function_name, parameters, args, kwargs, error):
     if value_type is not None:
         def blamed(suspect):
             return type(suspect) is value_type
+    elif isinstance(error, AttributeError) and error.obj is not None:
+        def blamed(suspect):  # (the very object read: surely the one)
+            return error.obj is suspect
     else:
         quoted = str(error)
 
