@@ -8,7 +8,8 @@ the array, as NumPy and Chainer raise) that names the function, in its
 message or a note, and is not NumPy's own error escaping from inside
 NumPy (but for ``UNCHECKED``). Where ``KUSARI_ORACLE_PYTHON`` names a
 Python with Chainer 7.8.1, a bool or integer input Chainer accepts must
-run here too (but for ``KNOWN_DIFFERENCES``).
+run here too (but for ``KNOWN_DIFFERENCES``). Variable's operators on a
+Variable of a wrong dtype run or raise Kusari's own errors.
 """
 import os
 import sys
@@ -17,11 +18,14 @@ import types
 import warnings
 from pathlib import Path
 
+import numpy
 import pytest
 
 from kusari.autograd import Variable
 from kusari.autograd import functions as F
 from kusari.autograd.utils.sparse import to_coo
+from kusari.autograd.utils.type_check import InvalidType
+from kusari.autograd.utils.type_check import NotAnArrayError
 
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
@@ -149,3 +153,33 @@ def test_a_dtype_chainer_accepts_is_accepted(chainer_outcomes, call, slot,
             f'Chainer accepts F.{call.function} with input '
             f'{cases.slot_name(slot)} {kind}; Kusari raises '
             f'{type(error).__name__}: {error}')
+
+
+# Variable's operators, on a Variable of a wrong dtype (with a float
+# Variable or a Python scalar on the other side).
+OPERATORS = {
+    '-x': lambda x, y: -x, 'abs(x)': lambda x, y: abs(x),
+    'x + 1': lambda x, y: x + 1, '1 - x': lambda x, y: 1 - x,
+    'x * 2': lambda x, y: x * 2, '2 / x': lambda x, y: 2 / x,
+    'x ** 2': lambda x, y: x ** 2, '2 ** x': lambda x, y: 2 ** x,
+    'x + y': lambda x, y: x + y, 'y * x': lambda x, y: y * x,
+    'x @ y': lambda x, y: x @ y, 'x[0]': lambda x, y: x[0],
+}
+
+
+@pytest.mark.parametrize('kind', cases.ARRAY_KINDS[:6])
+@pytest.mark.parametrize('expression', sorted(OPERATORS))
+def test_operators_on_a_wrong_dtype_run_or_are_refused_clearly(
+        expression, kind):
+    good = numpy.arange(1, 5, dtype=numpy.float64).reshape(2, 2)
+    x = Variable(cases.WRONG_VALUES[kind](good))
+    y = Variable(good)
+    try:
+        with warnings.catch_warnings(), numpy.errstate(all='ignore'):
+            warnings.simplefilter('ignore')
+            OPERATORS[expression](x, y)
+    except (InvalidType, NotAnArrayError):
+        pass  # Kusari's own: they name the node (its label, as ``_ + 1``)
+    except Exception as error:  # what the test reports
+        pytest.fail(f'{expression} with x {kind}: {type(error).__name__}: '
+                    f'{error}')
