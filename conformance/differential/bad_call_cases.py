@@ -35,6 +35,31 @@ WRONG_VALUES = {
     'list': lambda a: a.tolist(),
     'scalar': lambda a: float(a.reshape(-1)[0]) if a.size else 1.0,
 }
+# Compared with Chainer: integer and bool inputs. Chainer checks no dtype
+# in many functions and lets NumPy compute on complex, string or object
+# arrays (or fail inside NumPy); Kusari refuses them naming the function.
+COMPARED_KINDS = ('bool', 'int', 'uint')
+_MIXED = ('the wrong input makes the inputs of mixed dtypes, which Kusari '
+          'refuses ({}); Chainer 7.8.1 lets NumPy promote or cast')
+# {(function, slot, kind): why Kusari refuses a dtype Chainer accepts}
+KNOWN_DIFFERENCES = {
+    **{(function, slot, kind): reason for kind in COMPARED_KINDS
+       for (function, slot), reason in {
+           ('batch_renormalization', 'running_var'): (
+               'running statistics are updated in place with float values, '
+               'which an integer array cannot hold'),
+           ('gaussian', 'eps'): 'eps holds standard normal draws: floats',
+           ('scatter_add', '0'): _MIXED.format('a and b of one dtype'),
+           ('scatter_add', '2'): _MIXED.format('a and b of one dtype'),
+           ('transpose_sequence', '0[0]'): _MIXED.format(
+               'xs of one dtype'),
+           ('zoneout', '0'): _MIXED.format('h and x of one dtype'),
+           ('zoneout', '1'): _MIXED.format('h and x of one dtype'),
+       }.items()},
+    ('discriminative_margin_based_clustering_loss', '1', 'bool'): (
+        'labels are cluster indices: integers'),
+}
+
 # Wrong values that stay arrays: a slot that held a Variable gets them
 # wrapped in one, as a user's Variable of the wrong dtype would come.
 ARRAY_KINDS = ('bool', 'int', 'uint', 'complex', 'str', 'object', 'ndim+1',

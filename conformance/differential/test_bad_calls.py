@@ -8,8 +8,8 @@ the array, as NumPy and Chainer raise) that names the function, in its
 message or a note, and is not NumPy's own error escaping from inside
 NumPy (but for ``UNCHECKED``). Where ``KUSARI_ORACLE_PYTHON`` names a
 Python with Chainer 7.8.1, a bool or integer input Chainer accepts must
-run here too (but for ``KNOWN_DIFFERENCES``). Variable's operators on a
-Variable of a wrong dtype run or raise Kusari's own errors.
+run here too (but for ``bad_call_cases.KNOWN_DIFFERENCES``). Variable's
+operators on a Variable of a wrong dtype run or raise Kusari's own errors.
 """
 import os
 import sys
@@ -100,32 +100,6 @@ def test_wrong_call_runs_or_is_refused_clearly(call, slot, kind):
             f'{type(error).__name__}: {error}')
 
 
-# Compared with Chainer: integer and bool inputs. Chainer checks no dtype
-# in many functions and lets NumPy compute on complex, string or object
-# arrays (or fail inside NumPy); Kusari refuses them naming the function.
-COMPARED_KINDS = ('bool', 'int', 'uint')
-_MIXED = ('the wrong input makes the inputs of mixed dtypes, which Kusari '
-          'refuses ({}); Chainer 7.8.1 lets NumPy promote or cast')
-# {(function, slot, kind): why Kusari refuses a dtype Chainer accepts}
-KNOWN_DIFFERENCES = {
-    **{(function, slot, kind): reason for kind in COMPARED_KINDS
-       for (function, slot), reason in {
-           ('batch_renormalization', 'running_var'): (
-               'running statistics are updated in place with float values, '
-               'which an integer array cannot hold'),
-           ('gaussian', 'eps'): 'eps holds standard normal draws: floats',
-           ('scatter_add', '0'): _MIXED.format('a and b of one dtype'),
-           ('scatter_add', '2'): _MIXED.format('a and b of one dtype'),
-           ('transpose_sequence', '0[0]'): _MIXED.format(
-               'xs of one dtype'),
-           ('zoneout', '0'): _MIXED.format('h and x of one dtype'),
-           ('zoneout', '1'): _MIXED.format('h and x of one dtype'),
-       }.items()},
-    ('discriminative_margin_based_clustering_loss', '1', 'bool'): (
-        'labels are cluster indices: integers'),
-}
-
-
 @pytest.fixture(scope='module')
 def chainer_outcomes(run_oracle):
     """``{key: 'ok' or 'Type: message'}``: the wrong calls under Chainer."""
@@ -134,9 +108,10 @@ def chainer_outcomes(run_oracle):
 
 
 @pytest.mark.parametrize('call, slot, kind', [
-    bad_call for bad_call in BAD_CALLS if bad_call[2] in COMPARED_KINDS],
+    bad_call for bad_call in BAD_CALLS
+    if bad_call[2] in cases.COMPARED_KINDS],
     ids=[key for key, bad_call in zip(IDS, BAD_CALLS)
-         if bad_call[2] in COMPARED_KINDS])
+         if bad_call[2] in cases.COMPARED_KINDS])
 def test_a_dtype_chainer_accepts_is_accepted(chainer_outcomes, call, slot,
                                              kind):
     if chainer_outcomes[cases.key(call, slot, kind)] != 'ok':
@@ -144,7 +119,7 @@ def test_a_dtype_chainer_accepts_is_accepted(chainer_outcomes, call, slot,
     with warnings.catch_warnings():
         warnings.simplefilter('ignore')
         error = cases.run(KUSARI, call, slot, kind)
-    known = KNOWN_DIFFERENCES.get(
+    known = cases.KNOWN_DIFFERENCES.get(
         (call.function, cases.slot_name(slot), kind))
     if known:
         assert error is not None, f'no longer differs: {known}'
