@@ -61,8 +61,11 @@ def _unclear(function, error):
     frames = traceback.extract_tb(error.__traceback__)
     if frames and f'{os.sep}numpy{os.sep}' in frames[-1].filename:
         return 'raised inside NumPy'
-    text = ' '.join([str(error), *getattr(error, '__notes__', ())])
-    if _normalized(function) not in _normalized(text):
+    text = _normalized(' '.join([str(error),
+                                 *getattr(error, '__notes__', ())]))
+    # (an alias, F.mean, is named by the function it is: average)
+    names = {function, getattr(F, function).__name__}
+    if not any(_normalized(name) in text for name in names):
         return 'the function is not named'
     return None
 

@@ -145,3 +145,33 @@ def test_integer_and_bool_inputs_chainer_takes_are_taken():
     labels = numpy.zeros((1, 3, 3), numpy.uint8)
     F.discriminative_margin_based_clustering_loss(
         embeddings, labels, 0.5, 1.5, 2)
+
+
+@type_check.checks_inputs
+def _two_inputs(a, b):
+    return F.relu(a) + F.relu(b)
+
+
+def test_an_inner_functions_non_array_is_blamed_on_the_input_it_came_from():
+    with pytest.raises(type_check.NotAnArrayError) as info:
+        F.batch_matmul(X[None], [1.0])
+    assert str(info.value) == (
+        'batch_matmul: input 1 must be a Variable or an array, got list')
+    with pytest.raises(type_check.NotAnArrayError) as info:
+        _two_inputs(X, [1.0])
+    assert str(info.value).startswith('_two_inputs: input 1 must be')
+    # Two Nones: which one F.relu was given is unknown; its error stays.
+    with pytest.raises(type_check.NotAnArrayError) as info:
+        _two_inputs(None, None)
+    assert str(info.value).startswith('ReLU: input 0 must be')
+
+
+@pytest.mark.parametrize('call', [
+    lambda: F.batch_matmul(X[None], X[None], transb=True),
+    lambda: F.fixed_batch_renormalization(X, GAMMA, GAMMA, GAMMA, GAMMA),
+    lambda: F.batch_normalization(X[:1], GAMMA, GAMMA),
+])
+def test_warnings_of_decorated_functions_point_at_the_caller(call):
+    with pytest.warns(Warning) as record:
+        call()
+    assert [warning.filename for warning in record] == [__file__]

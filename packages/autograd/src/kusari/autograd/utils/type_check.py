@@ -325,7 +325,15 @@ def check_types(check_type_forward, in_data, function_name,
 
 class NotAnArrayError(TypeError):
     """A function was given None, a list, a Python scalar... where a
-    Variable or an array must be (see :func:`not_an_array`)."""
+    Variable or an array must be (see :func:`not_an_array`).
+
+    Attributes:
+        value: What it was given.
+    """
+
+    def __init__(self, message, value=None):
+        super().__init__(message)
+        self.value = value
 
 
 def not_an_array(function_name, index, value):
@@ -335,7 +343,7 @@ def not_an_array(function_name, index, value):
     """
     return note_public_caller(NotAnArrayError(
         f'{function_name}: input {index} must be a Variable or an array, got '
-        f'{type(value).__name__}'))
+        f'{type(value).__name__}', value))
 
 
 def array_expected(message, value):
@@ -426,7 +434,10 @@ def bad_input_error(function_name, parameters, args, kwargs, error):
     own errors do (``'NoneType' object has no attribute 'ndim'``); the
     checks of options (``axis must be an int, got float``) name theirs
     without, and keep their message. An argument that is its
-    parameter's default (``b=None``) is never blamed.
+    parameter's default (``b=None``) is never blamed. A NotAnArrayError of
+    a function called inside is blamed on the argument that is the very
+    object it names (for None: only if one argument is None), so that the
+    message names the function the user called and its input.
 
     Args:
         function_name (str): The name the message gives the callee.
@@ -434,10 +445,11 @@ def bad_input_error(function_name, parameters, args, kwargs, error):
         args, kwargs: The arguments of the failed call.
         error: What the call raised.
     """
-    if isinstance(error, NotAnArrayError):
-        return None  # (an inner function's input, named there)
     value_type = getattr(error, '_kusari_not_an_array', None)
-    if value_type is not None:
+    if isinstance(error, NotAnArrayError):
+        def blamed(suspect):
+            return suspect is error.value
+    elif value_type is not None:
         def blamed(suspect):
             return type(suspect) is value_type
     elif isinstance(error, AttributeError) and error.obj is not None:
@@ -456,13 +468,14 @@ def bad_input_error(function_name, parameters, args, kwargs, error):
               value) for index, value in enumerate(args)]
     named += [(*by_name.get(key, (key, None)), value)
               for key, value in kwargs.items()]
-    for index, parameter, value in named:
-        if parameter is not None and value is parameter.default:
-            continue
-        for position, suspect in _suspects(index, value):
-            if blamed(suspect):
-                return not_an_array(function_name, position, suspect)
-    return None
+    candidates = [
+        (position, suspect) for index, parameter, value in named
+        if parameter is None or value is not parameter.default
+        for position, suspect in _suspects(index, value) if blamed(suspect)]
+    if not candidates or isinstance(error, NotAnArrayError) and (
+            error.value is None and len(candidates) > 1):
+        return None  # (an inner function's input, named there)
+    return not_an_array(function_name, *candidates[0])
 
 
 def _suspects(index, value):

@@ -120,8 +120,9 @@ def batch_matmul(a, b, transa=False, transb=False):
     Returns:
         3-D Variable of the B products.
     """
+    # (stacklevel: the caller, past the checks_inputs wrapper)
     warnings.warn('batch_matmul is deprecated; use matmul instead',
-                  DeprecationWarning, stacklevel=2)
+                  DeprecationWarning, stacklevel=3)
     operands = []
     for name, x in (('a', a), ('b', b)):
         if x.ndim not in (2, 3):

@@ -40,12 +40,14 @@ def batch_axes(func_name, x_ndim, gamma_ndim, axis):
 
 
 def _warn_single_sample(x_shape, stat_axes):
+    """Warn batch_normalization's caller (past batch_normalization and its
+    checks_inputs wrapper) of statistics over one value."""
     if all(x_shape[a] == 1 for a in stat_axes):
         warnings.warn(
             'batch_normalization: every axis the statistics are taken over '
             'has length one, so the output is all zeros (beta); is it '
             'running with config.train on during evaluation?', UserWarning,
-            stacklevel=3)
+            stacklevel=4)
 
 
 def check_running(func_name, gamma, **running):

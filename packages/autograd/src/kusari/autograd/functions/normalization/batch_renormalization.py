@@ -126,9 +126,10 @@ def fixed_batch_renormalization(x, gamma, beta, mean, var, eps=2e-5):
     """Batch renormalization for inference: deprecated, the same as
     :func:`fixed_batch_normalization` (which it calls, with
     ``config.train`` off)."""
+    # (stacklevel: the caller, past the checks_inputs wrapper)
     warnings.warn('fixed_batch_renormalization is deprecated; use '
                   'fixed_batch_normalization instead', DeprecationWarning,
-                  stacklevel=2)
+                  stacklevel=3)
     with configuration.using_config('train', False):
         return batch_norm.fixed_batch_normalization(x, gamma, beta, mean,
                                                     var, eps)
