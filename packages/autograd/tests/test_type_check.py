@@ -539,6 +539,9 @@ def test_checks_inputs_keeps_the_signature_and_passes_every_argument():
      'array, got list'),
     (lambda: _reads_inputs(X, b=1.5), 'input b must be a Variable or an '
      'array, got float'),
+    # (a None among *rest is no keyword-only parameter's default)
+    (lambda: _reads_inputs(X, X, None), 'input 2 must be a Variable or an '
+     'array, got NoneType'),
 ])
 def test_checks_inputs_blames_the_argument_that_is_no_array(call, message):
     with pytest.raises(type_check.NotAnArrayError) as info:

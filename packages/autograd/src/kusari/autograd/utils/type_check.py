@@ -464,7 +464,9 @@ def bad_input_error(function_name, parameters, args, kwargs, error):
     by_name = {parameter.name: (
         parameter.name if parameter.kind is parameter.KEYWORD_ONLY else index,
         parameter) for index, parameter in enumerate(parameters)}
-    named = [(index, parameters[index] if index < len(parameters) else None,
+    positional = [parameter for parameter in parameters if parameter.kind in (
+        parameter.POSITIONAL_ONLY, parameter.POSITIONAL_OR_KEYWORD)]
+    named = [(index, positional[index] if index < len(positional) else None,
               value) for index, value in enumerate(args)]
     named += [(*by_name.get(key, (key, None)), value)
               for key, value in kwargs.items()]
