@@ -79,6 +79,7 @@ CASES = {
                           {'a': u(3, 1)}, F32),
     'get_item': ('F.get_item(a, (slice(None, None, -1), [0, 2, 2]))', {
         'a': u(3, 4)}, F64),
+    'identity': ('F.identity(a, b)', {'a': u(2, 3), 'b': u(3)}, F64),
     'broadcast_identity': ('F.identity(*F.broadcast(a, b))', {
         'a': u(2, 1), 'b': u(3)}, F64),
     # --- activations ---------------------------------------------------------

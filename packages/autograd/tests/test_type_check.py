@@ -1,5 +1,6 @@
 import builtins
 import contextlib
+import inspect
 import operator
 import pickle
 import threading
@@ -74,6 +75,31 @@ def test_comparison_message(condition, expect, actual):
     error = failure(condition(x_type, y_type))
     assert (error.expect, error.actual) == (expect, actual)
     assert str(error) == f'Expect: {expect}\nActual: {actual}'
+
+
+def test_is_in_builds_a_membership_condition_in_both_modes():
+    x_type, = symbolic_types(X)
+    error = failure(type_check.is_in(x_type.dtype.kind, 'iu'))
+    assert (error.expect, error.actual) == (
+        'in_types[0].dtype.kind in iu', 'f not in iu')
+    type_check.expect(type_check.is_in(x_type.dtype.kind, 'fc'))
+    with type_check.light_mode:
+        assert type_check.is_in('f', 'iu') is False
+        assert type_check.is_in('i', 'iu') is True
+
+
+def test_python_in_on_an_expression_gives_an_invalid_type():
+    # ``kind in 'iu'`` holds in light mode but cannot be built in symbolic
+    # mode (str.__contains__ refuses the expression): the failure is still
+    # an InvalidType naming the function, not that TypeError.
+    def check(in_types):
+        type_check.expect(in_types[0].dtype.kind in 'iu')
+
+    error = check_failure(check, (X,))
+    assert str(error).startswith(
+        'Invalid operation is performed in: LinearFunction (Forward)')
+    assert "requires string as left operand" in error.actual
+    type_check.check_types(check, (X.astype(numpy.int32),), 'F')
 
 
 def test_named_values_and_calls_show_their_names():
@@ -483,3 +509,62 @@ def test_chainer_forms_of_expressions():
     with pytest.raises(RuntimeError):
         bool(type_check.BoolBinaryOperator(x, y, '==', '!=',
                                            lambda a, b: a == b))
+
+
+# checks_inputs
+
+
+@type_check.checks_inputs
+def _reads_inputs(x, *rest, b=None, scale=1.0, **options):
+    """Reads x and b (as a function reading its inputs before any node)."""
+    total = x.ndim + sum(r.ndim for r in rest)
+    if b is not None:
+        total += b.ndim
+    return total * scale, options
+
+
+def test_checks_inputs_keeps_the_signature_and_passes_every_argument():
+    assert str(inspect.signature(_reads_inputs)) == (
+        '(x, *rest, b=None, scale=1.0, **options)')
+    assert _reads_inputs.__name__ == '_reads_inputs'
+    assert _reads_inputs.__doc__.startswith('Reads x and b')
+    assert _reads_inputs(X, X, b=X, scale=2.0, flag=True) == (
+        12.0, {'flag': True})
+
+
+@pytest.mark.parametrize('call, message', [
+    (lambda: _reads_inputs(None), 'input 0 must be a Variable or an array, '
+     'got NoneType'),
+    (lambda: _reads_inputs(X, X, [1.0]), 'input 2 must be a Variable or an '
+     'array, got list'),
+    (lambda: _reads_inputs(X, b=1.5), 'input b must be a Variable or an '
+     'array, got float'),
+    # (a None among *rest is no keyword-only parameter's default)
+    (lambda: _reads_inputs(X, X, None), 'input 2 must be a Variable or an '
+     'array, got NoneType'),
+])
+def test_checks_inputs_blames_the_argument_that_is_no_array(call, message):
+    with pytest.raises(type_check.NotAnArrayError) as info:
+        call()
+    assert str(info.value) == f'_reads_inputs: {message}'
+    assert isinstance(info.value.__cause__, AttributeError)
+
+
+def test_checks_inputs_blames_no_default_and_notes_other_errors():
+    # b=None is its default: the AttributeError of scale (a str) is not
+    # blamed on it, nor on scale (its type is not named in quotes).
+    with pytest.raises(TypeError) as info:
+        _reads_inputs(X, scale=object())
+    assert not isinstance(info.value, type_check.NotAnArrayError)
+    assert info.value.__notes__ == ['(raised in _reads_inputs())']
+
+
+def test_checks_inputs_blames_the_object_an_attribute_error_names():
+    # Two lists; the error is about the second one read, which is blamed.
+    @type_check.checks_inputs
+    def reads_second(first, second):
+        return len(first) + second.ndim
+
+    with pytest.raises(type_check.NotAnArrayError,
+                       match='^reads_second: input 1 must be'):
+        reads_second([1.0], [2.0])

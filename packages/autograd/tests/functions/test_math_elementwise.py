@@ -53,8 +53,8 @@ def test_piecewise_constant_zero_dim_gives_array(func, expected):
 
 
 def test_piecewise_constant_rejects_a_list():
-    with pytest.raises(TypeError, match='floor: x must be a Variable or an '
-                                        'array, got list'):
+    with pytest.raises(TypeError, match='floor: input x must be a Variable or '
+                                        'an array, got list'):
         F.floor([1.5])
 
 

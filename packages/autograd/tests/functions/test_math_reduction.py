@@ -304,7 +304,7 @@ def test_einsum_trace_gradient_is_the_identity():
     (('ij->ii', X), ValueError, 'repeat'),
     ((), ValueError, 'no subscripts'),
     ((X, [0, 99]), ValueError, 'sublist'),
-    (('i', [1.0]), TypeError, 'operand 0 must be'),
+    (('i', [1.0]), TypeError, 'input 0 must be'),
 ])
 def test_einsum_argument_errors(args, error, match):
     with pytest.raises(error, match=f'einsum: .*{match}'):

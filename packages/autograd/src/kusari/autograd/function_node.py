@@ -131,9 +131,7 @@ class FunctionNode(ForwardByDevice):
                 # (None: an absent optional input, as in Chainer.)
                 in_data.append(x)
             else:
-                raise TypeError(
-                    f'{self.label}: input {len(in_data)} must be a Variable '
-                    f'or an array, got {type(x).__name__}')
+                raise type_check.not_an_array(self.label, len(in_data), x)
         in_data = tuple(in_data)
         # config.<key> without the LocalConfig.__getattr__ call: this runs
         # for every function application.

@@ -19,6 +19,7 @@ import numpy
 from kusari.array import lazy_cupy
 from kusari.array import backend
 from kusari.autograd import _state
+from kusari.autograd.utils import type_check
 from kusari.autograd.utils.array import force_array
 
 
@@ -31,12 +32,12 @@ def _is_array(x):
 
 def _check_array(array, what):
     if array is not None and not _is_array(array):
-        raise TypeError(
+        raise type_check.array_expected(
             f'{what}: expected a numpy.ndarray or cupy.ndarray (or None), '
             f'got {type(array).__name__}'
             + (' (wrap Python scalars and lists with numpy.asarray)'
                if isinstance(array, (int, float, complex, list, tuple))
-               else ''))
+               else ''), array)
 
 
 def _as_array(array, what):

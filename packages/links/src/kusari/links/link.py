@@ -8,6 +8,7 @@ serialization, device moves, copies, printing) goes through one method,
 """
 import contextlib
 import copy as copy_module
+import inspect
 import warnings
 from collections import abc
 
@@ -16,6 +17,7 @@ import numpy
 from kusari.array import backend
 from kusari.array import device_resident
 from kusari.array import initializers
+from kusari.autograd.utils import type_check
 from kusari.autograd.variable import Parameter
 from kusari.links import link_hook
 
@@ -336,6 +338,18 @@ class Link(device_resident.DeviceResident, link_hook.Hooked):
                 return link_hook.call_with_hooks(self, forward, args,
                                                  kwargs)
             return forward(*args, **kwargs)
+        except (AttributeError, TypeError) as error:
+            # None, a list or a scalar read as an array: say so, naming
+            # the link, as FunctionNode.apply does for a function.
+            clear = type_check.bad_input_error(
+                type(self).__name__,
+                tuple(inspect.signature(forward).parameters.values()), args,
+                kwargs, error)
+            if clear is None:
+                _note_link_path(error, self)
+                raise
+            _note_link_path(clear, self)
+            raise clear from error
         except Exception as error:
             _note_link_path(error, self)
             raise

@@ -339,6 +339,7 @@ _COMPARISONS = {  # symbol: (function, symbol of the negation)
     '==': (operator.eq, '!='), '!=': (operator.ne, '=='),
     '<': (operator.lt, '>='), '<=': (operator.le, '>'),
     '>': (operator.gt, '<='), '>=': (operator.ge, '<'),
+    'in': (lambda value, choices: value in choices, 'not in'),
 }
 
 
@@ -365,6 +366,20 @@ class BoolBinaryOperator(BinaryOperator, Testable):
 def _compare(left, right, symbol):
     func, negation = _COMPARISONS[symbol]
     return BoolBinaryOperator(left, right, symbol, negation, func)
+
+
+def is_in(value, choices):
+    """The condition ``value in choices``, for :func:`expect`.
+
+    Python's ``in`` cannot build an expression (it asks the container, and
+    makes a bool of the answer), so ``x_type.dtype.kind in 'iu'`` fails on
+    the expressions of symbolic mode; write
+    ``is_in(x_type.dtype.kind, 'iu')``. A plain bool in light mode; in
+    symbolic mode a comparison that fails showing ``Actual: f not in iu``.
+    """
+    if mode.light:
+        return value in choices
+    return _compare(_operand(value), _operand(choices), 'in')
 
 
 def _holds_expr(values):

@@ -9,6 +9,10 @@ the comparisons themselves. Only if a condition fails does it run again in
 how each value was computed, so that the error shows the condition as written
 (``x.shape[1] == W.shape[1]``) next to the values it compared.
 """
+import functools
+import inspect
+import sys
+
 import numpy
 
 from kusari.array import lazy_cupy
@@ -27,6 +31,7 @@ from kusari.autograd.utils._type_expressions import UnaryOperator  # NOQA
 from kusari.autograd.utils._type_expressions import Variable  # NOQA
 from kusari.autograd.utils._type_expressions import eval  # NOQA
 from kusari.autograd.utils._type_expressions import in_light_mode  # NOQA
+from kusari.autograd.utils._type_expressions import is_in  # NOQA
 from kusari.autograd.utils._type_expressions import light_mode  # NOQA
 from kusari.autograd.utils._type_expressions import make_variable  # NOQA
 from kusari.autograd.utils._type_expressions import prod  # NOQA
@@ -287,11 +292,25 @@ def check_types(check_type_forward, in_data, function_name,
         light_error = error
     finally:
         _mode.light = outer
+    for index, x in enumerate(in_data):
+        if not (hasattr(x, 'shape') and hasattr(x, 'dtype')):
+            raise not_an_array(_name_of(function_name), index, x)
     try:
         _run(check_type_forward, in_data, input_names, False)
     except InvalidType as error:
         _in_function(error, _name_of(function_name))
         raise
+    except Exception as error:
+        if not isinstance(light_error, InvalidType):
+            raise
+        # The inputs are wrong, but a condition cannot be built as an
+        # expression (say, ``x.dtype.kind in 'iu'``, see is_in): still
+        # say so, as an InvalidType naming the function.
+        raise _in_function(InvalidType(
+            'check_type_forward to hold',
+            f'it does not, and cannot be shown in symbolic mode '
+            f'({type(error).__name__}: {error})'),
+            _name_of(function_name)) from error
     finally:
         _mode.light = outer
     if not isinstance(light_error, InvalidType):
@@ -302,6 +321,182 @@ def check_types(check_type_forward, in_data, function_name,
         'check_type_forward to fail in symbolic mode as in light mode',
         'it passed: its conditions must not depend on '
         'type_check.in_light_mode()'), _name_of(function_name))
+
+
+class NotAnArrayError(TypeError):
+    """A function was given None, a list, a Python scalar... where a
+    Variable or an array must be (see :func:`not_an_array`).
+
+    Attributes:
+        value: What it was given.
+    """
+
+    def __init__(self, message, value=None):
+        super().__init__(message)
+        self.value = value
+
+
+def not_an_array(function_name, index, value):
+    """The TypeError of a function given ``value`` as its input ``index``
+    (a position, or an argument's name) where a Variable or an array must
+    be (None, a list, a Python scalar).
+    """
+    return note_public_caller(NotAnArrayError(
+        f'{function_name}: input {index} must be a Variable or an array, got '
+        f'{type(value).__name__}', value))
+
+
+def array_expected(message, value):
+    """The TypeError of a helper (``as_variable``, ``Variable``) given
+    ``value`` where an array must be: a plain TypeError, as Chainer's,
+    which a :func:`checks_inputs` function blames on its argument."""
+    error = TypeError(message)
+    error._kusari_not_an_array = type(value)
+    return error
+
+
+def checks_inputs(function):
+    """Decorate a public function that reads its inputs (``x.shape``,
+    ``x.ndim``) before it applies a FunctionNode.
+
+    ``FunctionNode.apply`` names the function given None, a list or a
+    Python scalar for an input; a function that reads the input first would
+    fail with ``'NoneType' object has no attribute 'ndim'``. The decorated
+    function fails with :func:`not_an_array`'s error instead; any other
+    error that does not name the function gets a note that does (see
+    :func:`note_public_caller`).
+
+    Only a failing call does more than the call: the wrapper is compiled
+    with the function's own signature (a ``*args, **kwargs`` wrapper
+    costs four times as much to pass through).
+    """
+    name = function.__name__
+    parameters = tuple(inspect.signature(function).parameters.values())
+    header, passed, positional, keywords = [], [], [], []
+    defaults = {}
+    for parameter in parameters:
+        text = parameter.name
+        if parameter.kind is parameter.VAR_POSITIONAL:
+            header.append(f'*{text}')
+            passed.append(f'*{text}')
+            positional.append(f'*{text}')
+            continue
+        if parameter.kind is parameter.VAR_KEYWORD:
+            header.append(f'**{text}')
+            passed.append(f'**{text}')
+            keywords.append(f'**{text}')
+            continue
+        if parameter.kind is parameter.KEYWORD_ONLY and not any(
+                part.startswith('*') for part in header):
+            header.append('*')
+        if parameter.default is not parameter.empty:
+            defaults[text] = parameter.default
+            header.append(f'{text}=_defaults[{text!r}]')
+        else:
+            header.append(text)
+        if parameter.kind is parameter.KEYWORD_ONLY:
+            passed.append(f'{text}={text}')
+            keywords.append(f'{text!r}: {text}')
+        else:
+            passed.append(text)
+            positional.append(text)
+    source = (
+        f'def {name}({", ".join(header)}):\n'
+        f'    try:\n'
+        f'        return _function({", ".join(passed)})\n'
+        f'    except Exception as error:\n'
+        f'        _failed(error, ({"".join(a + ", " for a in positional)}),'
+        f' {{{", ".join(keywords)}}})\n'
+        f'        raise\n')
+
+    def failed(error, args, kwargs):
+        if isinstance(error, (AttributeError, TypeError)):
+            clear = bad_input_error(name, parameters, args, kwargs, error)
+            if clear is not None:
+                raise clear from error
+        _note_function(error, name)
+
+    namespace = {'_function': function, '_defaults': defaults,
+                 '_failed': failed}
+    exec(compile(source, f'<checks_inputs of {name}>', 'exec'), namespace)
+    return functools.update_wrapper(namespace[name], function)
+
+
+def bad_input_error(function_name, parameters, args, kwargs, error):
+    """The :func:`not_an_array` error to raise instead of ``error``, an
+    AttributeError or TypeError raised by a call, if it came from an
+    argument that is not an array where arrays are expected; else None.
+
+    Blamed is the first argument that is None, a list, a tuple or a Python
+    scalar (or such an element of a list of arrays) of the type an
+    :func:`array_expected` error reports, the object an AttributeError
+    was raised for, or whose type ``error`` names in quotes, as Python's
+    own errors do (``'NoneType' object has no attribute 'ndim'``); the
+    checks of options (``axis must be an int, got float``) name theirs
+    without, and keep their message. An argument that is its
+    parameter's default (``b=None``) is never blamed. A NotAnArrayError of
+    a function called inside is blamed on the argument that is the very
+    object it names (for None: only if one argument is None), so that the
+    message names the function the user called and its input.
+
+    Args:
+        function_name (str): The name the message gives the callee.
+        parameters (tuple of inspect.Parameter): Its parameters, in order.
+        args, kwargs: The arguments of the failed call.
+        error: What the call raised.
+    """
+    value_type = getattr(error, '_kusari_not_an_array', None)
+    if isinstance(error, NotAnArrayError):
+        def blamed(suspect):
+            return suspect is error.value
+    elif value_type is not None:
+        def blamed(suspect):
+            return type(suspect) is value_type
+    elif isinstance(error, AttributeError) and error.obj is not None:
+        def blamed(suspect):  # (the very object read: surely the one)
+            return error.obj is suspect
+    else:
+        quoted = str(error)
+
+        def blamed(suspect):
+            return f"'{type(suspect).__name__}'" in quoted
+    # Inputs are named by position, keyword-only ones by name.
+    by_name = {parameter.name: (
+        parameter.name if parameter.kind is parameter.KEYWORD_ONLY else index,
+        parameter) for index, parameter in enumerate(parameters)}
+    positional = [parameter for parameter in parameters if parameter.kind in (
+        parameter.POSITIONAL_ONLY, parameter.POSITIONAL_OR_KEYWORD)]
+    named = [(index, positional[index] if index < len(positional) else None,
+              value) for index, value in enumerate(args)]
+    named += [(*by_name.get(key, (key, None)), value)
+              for key, value in kwargs.items()]
+    candidates = [
+        (position, suspect) for index, parameter, value in named
+        if parameter is None or value is not parameter.default
+        for position, suspect in _suspects(index, value) if blamed(suspect)]
+    if not candidates or isinstance(error, NotAnArrayError) and (
+            error.value is None and len(candidates) > 1):
+        return None  # (an inner function's input, named there)
+    return not_an_array(function_name, *candidates[0])
+
+
+def _suspects(index, value):
+    """``(position, value)`` of what in argument ``index`` may be blamed."""
+    if _is_array(value):
+        return
+    if isinstance(value, (list, tuple)) and any(map(_is_array, value)):
+        for element, item in enumerate(value):
+            if not _is_array(item):
+                yield f'{index}[{element}]', item
+    elif value is None or isinstance(value, (list, tuple, int, float,
+                                             complex)):
+        yield index, value
+
+
+def _is_array(value):
+    """Whether ``value`` is an array or a Variable (of an array)."""
+    return hasattr(value, 'shape') and hasattr(value, 'dtype') and getattr(
+        value, 'array', value) is not None
 
 
 def _name_of(function):
@@ -319,7 +514,57 @@ def _run(check_type_forward, in_data, input_names, light):
 
 
 def _in_function(error, function_name):
-    """Name the function in the message of ``error``; return ``error``."""
+    """Name the function in the message of ``error``, and the public
+    function called in a note (see :func:`note_public_caller`); return
+    ``error``."""
     error.args = (f'Invalid operation is performed in: {function_name} '
                   f'(Forward)\n\n{error.args[0]}',)
+    return note_public_caller(error)
+
+
+# Modules of the function library (F): the engine imports none of them,
+# it only recognizes their frames by name.
+_LIBRARY = 'kusari.autograd.functions.'
+
+
+def note_public_caller(error):
+    """Add to ``error`` the note ``(raised in average())``, naming the
+    outermost function of the library (``F.*``) being run, if the message
+    does not name it already; return ``error``.
+
+    A node's label names the node (``_ * _``), which may run inside the
+    function the user called (``F.average``); the note names that one.
+    The functions are the public module-level functions of the library's
+    modules (a link's ``forward`` or a hook between them is looked
+    through). The stack is read only when an error is being raised.
+    """
+    name = None
+    frame = sys._getframe(1)
+    while frame is not None:
+        code = frame.f_code
+        if (not code.co_name.startswith('_')
+                and frame.f_globals.get('__name__', '').startswith(_LIBRARY)
+                and _code_of(frame.f_globals.get(code.co_name)) is code):
+            name = code.co_name
+        frame = frame.f_back
+    if name is not None:
+        _note_function(error, name)
     return error
+
+
+def _note_function(error, name):
+    """Note on ``error`` that it was raised in the function ``name``,
+    unless its message names it; the note replaces that of a function
+    inside (the outermost is the one the user called)."""
+    if name in str(error) or not hasattr(error, 'add_note'):
+        return
+    notes = getattr(error, '__notes__', [])
+    notes[:] = [note for note in notes if not (
+        note.startswith('(raised in ') and note.endswith('())'))]
+    error.add_note(f'(raised in {name}())')
+
+
+def _code_of(function):
+    """The code object of a (maybe decorated) function, else None."""
+    return getattr(inspect.unwrap(function), '__code__', None) if callable(
+        function) else None

@@ -44,6 +44,7 @@ class RReLU(function_node.FunctionNode):
         return ScaleGrad(slopes).apply(grad_outputs)
 
 
+@type_check.checks_inputs
 def rrelu(x, l=1. / 8, u=1. / 3, *, r=None, return_r=False):  # NOQA: E741
     """Randomized leaky rectified linear unit: :math:`y = \\max(x, r x)`.
 

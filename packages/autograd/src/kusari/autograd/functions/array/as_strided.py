@@ -117,6 +117,7 @@ def _stride_array(array, shape, strides, storage_offset):
     return _view(buffer, tuple(shape), tuple(strides), storage_offset)
 
 
+@type_check.checks_inputs
 def as_strided(x, shape, strides, storage_offset=None):
     """A view with the given shape, strides and offset of the memory
     holding ``x``.

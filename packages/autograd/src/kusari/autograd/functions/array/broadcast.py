@@ -51,7 +51,8 @@ class SumTo(function_node.FunctionNode):
     def check_type_forward(self, in_types):
         type_check.argname(in_types, ('x',))
         x_type, = in_types
-        type_check.expect(x_type.ndim >= len(self._shape))
+        type_check.expect(type_check.is_in(x_type.dtype.kind, 'biufc'),
+                          x_type.ndim >= len(self._shape))
         _check_broadcastable(self._shape, type_check.eval(x_type.shape))
 
     def forward(self, inputs):
@@ -79,6 +80,7 @@ def _check_broadcastable(shape, target):
             f'a shape that broadcasts to {target}', f'{shape}')
 
 
+@type_check.checks_inputs
 def broadcast_to(x, shape):
     """Broadcast ``x`` to ``shape`` as NumPy broadcasting does.
 
@@ -96,6 +98,7 @@ def broadcast_to(x, shape):
     return y
 
 
+@type_check.checks_inputs
 def sum_to(x, shape):
     """Sum the elements of ``x`` down to ``shape`` (the adjoint of
     :func:`broadcast_to`).

@@ -25,6 +25,7 @@ class Cast(function_node.FunctionNode):
         return cast(gy, self._in_type),
 
 
+@type_check.checks_inputs
 def cast(x, typ):
     """Cast ``x`` to dtype ``typ``.
 

@@ -2,6 +2,7 @@
 from kusari.array import backend
 from kusari.array import cuda
 from kusari.autograd import function_node
+from kusari.autograd.utils import type_check
 
 
 class Copy(function_node.FunctionNode):
@@ -40,6 +41,8 @@ def copy(x, dst):
     Returns:
         Variable on ``dst``.
     """
+    if x is None:  # (apply takes None for an absent optional input)
+        raise type_check.not_an_array('copy', 0, x)
     if dst is cuda.DummyDevice:
         dst = -1
     out_device = backend.get_device(dst)

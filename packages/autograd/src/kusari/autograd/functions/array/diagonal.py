@@ -52,6 +52,7 @@ class DiagonalGrad(function_node.FunctionNode):
         return diagonal(ggx, self.offset, self.axis1, self.axis2),
 
 
+@type_check.checks_inputs
 def diagonal(x, offset=0, axis1=0, axis2=1):
     """The diagonal of ``x`` over ``axis1`` and ``axis2``, as
     ``numpy.diagonal``.

@@ -1,5 +1,6 @@
 """Concatenation along the third (depth) axis."""
 from kusari.autograd.functions.array.concat import concat_at_least
+from kusari.autograd.utils import type_check
 
 
 def _at_least_3d(shape):
@@ -10,6 +11,7 @@ def _at_least_3d(shape):
     return shape + (1,)
 
 
+@type_check.checks_inputs
 def dstack(xs):
     """Concatenate depth-wise, as ``numpy.dstack``: along axis 2, with
     ``(N,)`` inputs taken as ``(1, N, 1)`` and ``(M, N)`` as

@@ -1,8 +1,10 @@
 """Inserting a length-one axis."""
 from kusari.autograd.functions.array import _axes
 from kusari.autograd.functions.array.reshape import reshape
+from kusari.autograd.utils import type_check
 
 
+@type_check.checks_inputs
 def expand_dims(x, axis):
     """Insert an axis of length one at ``axis``, without copying.
 

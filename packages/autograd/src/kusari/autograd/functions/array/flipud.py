@@ -1,7 +1,9 @@
 """Reversing the rows."""
 from kusari.autograd.functions.array.flip import flip_checked
+from kusari.autograd.utils import type_check
 
 
+@type_check.checks_inputs
 def flipud(a):
     """Flip ``a`` up/down: reverse axis 0.
 

@@ -64,6 +64,7 @@ class GetItemGrad(function_node.FunctionNode):
         return get_item(ggx, self.slices),
 
 
+@type_check.checks_inputs
 def get_item(x, slices):
     """``x[slices]`` as a differentiable function.
 

@@ -1,8 +1,10 @@
 """Moving axes to new positions."""
 from kusari.autograd.functions.array import _axes
 from kusari.autograd.functions.array.swapaxes import permute
+from kusari.autograd.utils import type_check
 
 
+@type_check.checks_inputs
 def moveaxis(x, source, destination):
     """Move axes of ``x`` to new positions, the others keeping their
     order, as ``numpy.moveaxis``.

@@ -63,6 +63,7 @@ def _normalize_pad_width(pad_width, ndim):
     return tuple((int(b), int(a)) for b, a in array)
 
 
+@type_check.checks_inputs
 def pad(x, pad_width, mode, **keywords):
     """Pad ``x``, as ``numpy.pad``.
 

@@ -48,6 +48,7 @@ def _check_permutation(indices):
                          f'range({len(array)}); got {array}')
 
 
+@type_check.checks_inputs
 def permutate(x, indices, axis=0, inv=False):
     """Permute ``x`` along ``axis``: ``y[..., i, ...] =
     x[..., indices[i], ...]``; with ``inv``, the inverse permutation.

@@ -1,8 +1,10 @@
 """Rolling an axis backwards to a position."""
 from kusari.autograd.functions.array import _axes
 from kusari.autograd.functions.array.swapaxes import permute
+from kusari.autograd.utils import type_check
 
 
+@type_check.checks_inputs
 def rollaxis(x, axis, start=0):
     """Move ``axis`` of ``x`` so that it lies before ``start``, as
     ``numpy.rollaxis``.

@@ -63,6 +63,7 @@ def _selected_shape(shape, slices):
             from None
 
 
+@type_check.checks_inputs
 def scatter_add(a, slices, b):
     """Add ``b`` to the elements ``a[slices]``, as ``numpy.add.at``: an
     element indexed several times receives every addition.

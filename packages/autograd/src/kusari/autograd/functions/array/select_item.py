@@ -49,6 +49,7 @@ class SelectItemGrad(function_node.FunctionNode):
         return select_item(grad_outputs[0], t), None
 
 
+@type_check.checks_inputs
 def select_item(x, t):
     """Select one element per row: ``y[i] = x[i, t[i]]``.
 

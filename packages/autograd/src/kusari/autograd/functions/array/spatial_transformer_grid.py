@@ -17,6 +17,7 @@ def target_coordinates(xp, dtype, height, width):
                      xp.ones(height * width)]).astype(dtype)
 
 
+@type_check.checks_inputs
 def spatial_transformer_grid(theta, output_shape, **kwargs):
     """The grid a 2-D spatial transformer samples at: each output pixel's
     normalized coordinates ``(x_t, y_t)`` in ``[-1, 1]``, mapped by the

@@ -40,6 +40,7 @@ def _check(x, grid):
             f'x {x_shape} {x.dtype} and grid {g_shape} {grid.dtype}')
 
 
+@type_check.checks_inputs
 def spatial_transformer_sampler(x, grid, **kwargs):
     """Sample ``x`` bilinearly at the points of ``grid`` (zero outside
     the image).

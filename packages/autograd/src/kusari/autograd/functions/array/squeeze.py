@@ -1,8 +1,10 @@
 """Removing length-one axes."""
 from kusari.autograd.functions.array import _axes
 from kusari.autograd.functions.array.reshape import reshape
+from kusari.autograd.utils import type_check
 
 
+@type_check.checks_inputs
 def squeeze(x, axis=None):
     """Remove axes of length one from ``x``.
 

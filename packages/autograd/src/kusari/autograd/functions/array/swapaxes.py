@@ -1,6 +1,7 @@
 """Exchanging two axes."""
 from kusari.autograd.functions.array import _axes
 from kusari.autograd.functions.array.transpose import transpose
+from kusari.autograd.utils import type_check
 
 
 def permute(x, order):
@@ -12,6 +13,7 @@ def permute(x, order):
     return transpose(x, tuple(order))
 
 
+@type_check.checks_inputs
 def swapaxes(x, axis1, axis2):
     """Exchange axes ``axis1`` and ``axis2`` of ``x``.
 

@@ -33,6 +33,7 @@ class Tile(function_node.FunctionNode):
         return reshape(gx, self._in_shape),
 
 
+@type_check.checks_inputs
 def tile(x, reps):
     """Construct an array by repeating ``x`` ``reps`` times, as
     ``numpy.tile``.

@@ -14,9 +14,10 @@ class TransposeSequence(function_node.FunctionNode):
 
     def check_type_forward(self, in_types):
         _axes.name_sequence(in_types, 'xs')
+        for x_type in in_types:
+            type_check.expect(x_type.ndim >= 1)
         for previous, x_type in zip(in_types, in_types[1:]):
-            type_check.expect(x_type.ndim >= 1, x_type.dtype ==
-                              previous.dtype,
+            type_check.expect(x_type.dtype == previous.dtype,
                               previous.shape[0] >= x_type.shape[0],
                               previous.shape[1:] == x_type.shape[1:])
 

@@ -2,8 +2,10 @@
 from kusari.autograd.functions.array.reshape import reshape
 from kusari.autograd.functions.math.matmul import matmul
 from kusari.autograd.variable import as_variable
+from kusari.autograd.utils import type_check
 
 
+@type_check.checks_inputs
 def bilinear(e1, e2, W, V1=None, V2=None, b=None):
     """Bilinear function of two batches of vectors.
 

@@ -11,6 +11,7 @@ from kusari.autograd.functions.math.matmul import matmul
 from kusari.autograd.utils import conv
 from kusari.autograd.utils import int_tuples
 from kusari.autograd.variable import as_variable
+from kusari.autograd.utils import type_check
 
 
 def _sampling_grid(offset, kh, kw, stride, pad, h, w):
@@ -37,6 +38,7 @@ def _sampling_grid(offset, kh, kw, stride, pad, h, w):
     return reshape(grid, (n, 2, k, out_h * out_w))
 
 
+@type_check.checks_inputs
 def deformable_convolution_2d_sampler(x, offset, W, b=None, stride=1,
                                       pad=0):
     """Deformable convolution (Dai et al., 2017).
@@ -64,6 +66,10 @@ def deformable_convolution_2d_sampler(x, offset, W, b=None, stride=1,
     stride = int_tuples.expand(name, 'stride', stride, 2, 1)
     pad = int_tuples.expand(name, 'pad', pad, 2, 0)
     x, offset, W = as_variable(x), as_variable(offset), as_variable(W)
+    if x.dtype.kind != 'f' or offset.dtype != x.dtype:
+        raise TypeError(
+            f'{name}: x and offset must be float arrays of one dtype; got '
+            f'{x.dtype} and {offset.dtype}')
     if x.ndim != 4 or W.ndim != 4 or x.shape[1] != W.shape[1]:
         raise ValueError(
             f'{name}: x must be (n, c, h, w) and W (out, c, kh, kw) with '

@@ -4,8 +4,10 @@ from kusari.autograd.functions.array.transpose import transpose
 from kusari.autograd.functions.connection.convolution_2d import \
     convolution_2d
 from kusari.autograd.variable import as_variable
+from kusari.autograd.utils import type_check
 
 
+@type_check.checks_inputs
 def depthwise_convolution_2d(x, W, b=None, stride=1, pad=0):
     """Depthwise convolution: every input channel is convolved with its
     own ``channel_multiplier`` filters.

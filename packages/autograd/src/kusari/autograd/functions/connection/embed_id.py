@@ -35,8 +35,8 @@ class EmbedIDFunction(function_node.FunctionNode):
         type_check.argname(in_types, ('x', 'W'))
         x_type, w_type = in_types
         type_check.expect(
-            x_type.dtype.kind in 'iu', w_type.dtype.kind == 'f',
-            w_type.ndim == 2)
+            type_check.is_in(x_type.dtype.kind, 'iu'),
+            w_type.dtype.kind == 'f', w_type.ndim == 2)
 
     def forward(self, inputs):
         x, W = inputs

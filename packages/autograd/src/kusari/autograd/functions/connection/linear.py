@@ -89,6 +89,7 @@ class LinearFunction(function_node.FunctionNode):
         return tuple(ret)
 
 
+@type_check.checks_inputs
 def linear(x, W, b=None, n_batch_axes=1):
     """Linear function: ``y = x W^T + b``.
 

@@ -6,8 +6,10 @@ from kusari.autograd.functions.array.transpose import transpose
 from kusari.autograd.functions.math import _mixed_dtypes
 from kusari.autograd.functions.math.matmul import matmul
 from kusari.autograd.variable import as_variable
+from kusari.autograd.utils import type_check
 
 
+@type_check.checks_inputs
 def local_convolution_2d(x, W, b=None, stride=1):
     """Locally connected (unshared) convolution, without padding.
 

@@ -5,6 +5,7 @@ from kusari.autograd.functions.array.concat import concat
 from kusari.autograd.functions.array.split_axis import split_axis
 from kusari.autograd.functions.connection import _n_step
 from kusari.autograd.functions.connection.linear import linear
+from kusari.autograd.utils import type_check
 
 
 class GRUCell(_n_step.Cell):
@@ -38,6 +39,7 @@ def n_step_gru_base(n_layers, dropout_ratio, hx, ws, bs, xs,
     return hy, ys
 
 
+@type_check.checks_inputs
 def n_step_gru(n_layers, dropout_ratio, hx, ws, bs, xs, **kwargs):
     """Stacked unidirectional GRU over a batch of sequences.
 
@@ -69,6 +71,7 @@ def n_step_gru(n_layers, dropout_ratio, hx, ws, bs, xs, **kwargs):
                            **kwargs)
 
 
+@type_check.checks_inputs
 def n_step_bigru(n_layers, dropout_ratio, hx, ws, bs, xs, **kwargs):
     """Stacked bidirectional GRU over a batch of sequences.
 

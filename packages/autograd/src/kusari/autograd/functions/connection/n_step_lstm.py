@@ -4,6 +4,7 @@ from kusari.autograd.functions.array.reshape import reshape
 from kusari.autograd.functions.array.stack import stack
 from kusari.autograd.functions.connection import _n_step
 from kusari.autograd.functions.connection.linear import linear
+from kusari.autograd.utils import type_check
 
 # F.lstm reads the gates (a, i, f, o) interleaved; the weights come as
 # (i, f, a, o) for the input (W0..W3) and for the hidden state (W4..W7).
@@ -48,6 +49,7 @@ def n_step_lstm_base(n_layers, dropout_ratio, hx, cx, ws, bs, xs,
         use_bi_direction, kwargs)
 
 
+@type_check.checks_inputs
 def n_step_lstm(n_layers, dropout_ratio, hx, cx, ws, bs, xs, **kwargs):
     """Stacked unidirectional LSTM over a batch of sequences.
 
@@ -86,6 +88,7 @@ def n_step_lstm(n_layers, dropout_ratio, hx, cx, ws, bs, xs, **kwargs):
                             False, **kwargs)
 
 
+@type_check.checks_inputs
 def n_step_bilstm(n_layers, dropout_ratio, hx, cx, ws, bs, xs, **kwargs):
     """Stacked bidirectional LSTM over a batch of sequences.
 

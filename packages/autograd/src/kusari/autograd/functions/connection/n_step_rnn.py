@@ -3,6 +3,7 @@ from kusari.autograd.functions.activation.relu import relu
 from kusari.autograd.functions.activation.tanh import tanh
 from kusari.autograd.functions.connection import _n_step
 from kusari.autograd.functions.connection.linear import linear
+from kusari.autograd.utils import type_check
 
 _ACTIVATIONS = {'tanh': tanh, 'relu': relu}
 
@@ -38,6 +39,7 @@ def n_step_rnn_base(n_layers, dropout_ratio, hx, ws, bs, xs, activation,
     return hy, ys
 
 
+@type_check.checks_inputs
 def n_step_rnn(n_layers, dropout_ratio, hx, ws, bs, xs, activation='tanh',
                **kwargs):
     """Stacked unidirectional Elman RNN over a batch of sequences.
@@ -68,6 +70,7 @@ def n_step_rnn(n_layers, dropout_ratio, hx, ws, bs, xs, activation='tanh',
                            activation, False, **kwargs)
 
 
+@type_check.checks_inputs
 def n_step_birnn(n_layers, dropout_ratio, hx, ws, bs, xs, activation='tanh',
                  **kwargs):
     """Stacked bidirectional Elman RNN over a batch of sequences.

@@ -14,8 +14,7 @@ def checked_arrays(func_name, names, inputs, check):
     arrays = tuple(as_array(x) for x in inputs)
     for name, array in zip(names, arrays):
         if not (hasattr(array, 'shape') and hasattr(array, 'dtype')):
-            raise TypeError(f'{func_name}: {name} must be a Variable or an '
-                            f'array, got {type(array).__name__}')
+            raise type_check.not_an_array(func_name, name, array)
     type_check.check_types(check, arrays, func_name, names)
     return arrays
 

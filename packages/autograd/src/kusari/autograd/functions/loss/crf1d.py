@@ -95,6 +95,7 @@ def _path_score(cost, xs, ys):
     return score
 
 
+@type_check.checks_inputs
 def crf1d(cost, xs, ys, reduce='mean'):
     """Negative log-likelihood of label sequences under a linear-chain CRF.
 

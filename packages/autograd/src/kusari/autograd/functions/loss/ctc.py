@@ -209,6 +209,7 @@ def _lengths(xp, value, default, batch, name):
     return value
 
 
+@type_check.checks_inputs
 def connectionist_temporal_classification(
         x, t, blank_symbol, input_length=None, label_length=None,
         reduce='mean'):

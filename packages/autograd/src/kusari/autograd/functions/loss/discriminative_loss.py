@@ -25,7 +25,8 @@ def _check(in_types):
     embeddings_type, labels_type = in_types
     type_check.expect(embeddings_type.dtype.kind == 'f',
                       embeddings_type.ndim == 4,
-                      labels_type.dtype.kind == 'i', labels_type.ndim == 3)
+                      type_check.is_in(labels_type.dtype.kind, 'iu'),
+                      labels_type.ndim == 3)
     type_check.expect(
         embeddings_type.shape[0] == labels_type.shape[0],
         embeddings_type.shape[2:] == labels_type.shape[1:])

@@ -6,6 +6,7 @@ import math
 from kusari.autograd.functions.activation.softplus import softplus
 from kusari.autograd.functions.loss import _common
 from kusari.autograd.functions.math.exponential import exp
+from kusari.autograd.variable import Variable
 
 _REDUCE = ('sum', 'mean', 'no')
 
@@ -37,7 +38,8 @@ def bernoulli_nll(x, y, reduce='sum'):
     without overflow.
 
     Args:
-        x: Variable or array, float: observations in [0, 1].
+        x: Variable or array, float: observations in [0, 1] (an array
+            may be of bools or ints too, as in Chainer).
         y: Variable or array of the shape and dtype of ``x``: the
             pre-sigmoid parameters.
         reduce (str): ``'sum'``, ``'mean'`` or ``'no'`` (elementwise).
@@ -46,6 +48,12 @@ def bernoulli_nll(x, y, reduce='sum'):
         Variable: a scalar, or the shape of ``x``.
     """
     _common.check_option('bernoulli_nll', 'reduce', reduce, _REDUCE)
+    if not isinstance(x, Variable) and getattr(
+            getattr(x, 'dtype', None), 'kind', 'f') in 'biu' and hasattr(
+            y, 'dtype'):
+        # Observations given as bools or ints, as Chainer takes them: an
+        # array gets no gradient, so it may be cast.
+        x = x.astype(y.dtype)
     _common.check_same_float('bernoulli_nll', ('x', 'y'), (x, y))
     return _common.reduce_loss(softplus(y) - x * y, reduce)
 

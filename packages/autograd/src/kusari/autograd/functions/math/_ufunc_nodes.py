@@ -197,7 +197,7 @@ class ElementwiseSelection(BinaryElementwise):
         return gy * x1_mask, gy * (1 - x1_mask)
 
 
-def piecewise_constant(name, module, summary):
+def piecewise_constant(name, module, summary, kinds='biuf'):
     """The public function ``name`` computing ``xp.<name>(x)``, for a
     piecewise constant function (floor, sign, ...).
 
@@ -208,14 +208,20 @@ def piecewise_constant(name, module, summary):
         name (str): the name of the function and of its NumPy/CuPy ufunc.
         module (str): the module defining the public function.
         summary (str): the first lines of its docstring.
+        kinds (str): the dtype kinds of ``x`` it takes (those the ufunc
+            has loops for; others are refused naming the function).
     """
+    kind_names = [{'b': 'bool', 'i': 'integer', 'u': 'unsigned integer',
+                   'f': 'float', 'c': 'complex'}[kind] for kind in kinds]
+    expected = f'{", ".join(kind_names[:-1])} or {kind_names[-1]}'
 
     def function(x):
         array = x.array if isinstance(x, Variable) else x
         if not _is_array(array):
-            raise TypeError(
-                f'{name}: x must be a Variable or an array, got '
-                f'{type(x).__name__}')
+            raise type_check.not_an_array(name, 'x', x)
+        if array.dtype.kind not in kinds:
+            raise TypeError(f'{name}: x must be an array of {expected} '
+                            f'dtype, got {array.dtype}')
         y = getattr(backend.get_array_module(array), name)(array)
         return as_variable(force_array(y, array.dtype))
 

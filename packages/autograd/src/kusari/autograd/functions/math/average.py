@@ -8,6 +8,7 @@ from kusari.autograd.functions.math.sum import normalize_axis
 from kusari.autograd.functions.math.sum import sum as sum_
 from kusari.autograd.utils.array import force_array
 from kusari.autograd.variable import as_variable
+from kusari.autograd.utils import type_check
 
 
 class Mean(_reduction.Reduction):
@@ -48,6 +49,7 @@ def _weights_shape(x, axis, weights):
         f'{weights.shape} with axis={axis}')
 
 
+@type_check.checks_inputs
 def average(x, axis=None, weights=None, keepdims=False):
     """Mean of the elements of ``x`` over ``axis``, weighted if asked:
     :math:`\\sum_i w_i x_i / \\sum_i w_i`.

@@ -51,7 +51,7 @@ class _Unary(function_node.FunctionNode):
 
     def check_type_forward(self, in_types):
         type_check.argname(in_types, ('x',))
-        type_check.expect(in_types[0].dtype.kind in 'iufc')
+        type_check.expect(type_check.is_in(in_types[0].dtype.kind, 'iufc'))
 
 
 class _WithConstant(_Unary):
@@ -99,6 +99,11 @@ class Absolute(_Unary):
     @property
     def label(self):
         return '|_|'
+
+    def check_type_forward(self, in_types):
+        # Floats only, as in Chainer (abs of ints has no gradient there).
+        super().check_type_forward(in_types)
+        type_check.expect(in_types[0].dtype.kind == 'f')
 
     def forward(self, inputs):
         x, = inputs

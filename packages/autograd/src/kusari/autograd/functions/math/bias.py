@@ -1,7 +1,9 @@
 """Addition of a bias broadcast along axes."""
 from kusari.autograd.functions.math import _ufunc_nodes
+from kusari.autograd.utils import type_check
 
 
+@type_check.checks_inputs
 def bias(x, y, axis=1):
     """Add ``y`` to ``x``, broadcasting ``y`` over the axes of ``x`` it
     does not cover: ``y``'s axes lie on those of ``x`` from ``axis`` on.

@@ -207,8 +207,7 @@ def einsum(*operands):
     terms, out, arrays = _parse(operands)
     for i, array in enumerate(arrays):
         if not hasattr(array, 'ndim'):
-            raise TypeError(f'einsum: operand {i} must be a Variable or an '
-                            f'array, got {type(array).__name__}')
+            raise type_check.not_an_array('einsum', i, array)
     in_terms, out_term = _explicit(terms, out, [a.ndim for a in arrays])
     y, = EinSum(tuple(in_terms), out_term).apply(tuple(arrays))
     return y

@@ -67,6 +67,7 @@ def _matmul(a, b, transa, transb):
     return MatMul(transa, transb).apply((a, b))[0]
 
 
+@type_check.checks_inputs
 def matmul(a, b, transa=False, transb=False):
     """Matrix product of ``a`` and ``b``, as ``numpy.matmul``.
 
@@ -103,6 +104,7 @@ def matmul(a, b, transa=False, transb=False):
     return y
 
 
+@type_check.checks_inputs
 def batch_matmul(a, b, transa=False, transb=False):
     """Matrix products of two batches (deprecated: use :func:`matmul`).
 
@@ -118,8 +120,9 @@ def batch_matmul(a, b, transa=False, transb=False):
     Returns:
         3-D Variable of the B products.
     """
+    # (stacklevel: the caller, past the checks_inputs wrapper)
     warnings.warn('batch_matmul is deprecated; use matmul instead',
-                  DeprecationWarning, stacklevel=2)
+                  DeprecationWarning, stacklevel=3)
     operands = []
     for name, x in (('a', a), ('b', b)):
         if x.ndim not in (2, 3):

@@ -1,7 +1,9 @@
 """Multiplication by a scale broadcast along axes."""
 from kusari.autograd.functions.math import _ufunc_nodes
+from kusari.autograd.utils import type_check
 
 
+@type_check.checks_inputs
 def scale(x, y, axis=1):
     """Multiply ``x`` by ``y``, broadcasting ``y`` over the axes of ``x``
     it does not cover, as :func:`~chainer.functions.bias` adds it.

@@ -55,6 +55,8 @@ class Sum(function_node.FunctionNode):
 
     def check_type_forward(self, in_types):
         type_check.argname(in_types, ('x',))
+        # Floats only, as in Chainer: a sum of ints is no gradient's source.
+        type_check.expect(in_types[0].dtype.kind == 'f')
         if self.axis is not None:
             expect_axes_in_range(in_types[0], self.axis)
 

@@ -39,6 +39,7 @@ def _summed_axes(a, b, axes):
     return a_axes, b_axes
 
 
+@type_check.checks_inputs
 def tensordot(a, b, axes=2):
     """Tensor dot product: the sum of products over paired axes, as
     :func:`numpy.tensordot`.

@@ -32,7 +32,8 @@ class Gaussian(function_node.FunctionNode):
         mean_type = _arguments.expect_float_pair(in_types, ('mean', 'ln_var'))
         if self.eps is not None:
             eps = type_check.make_variable(self.eps, 'eps')
-            type_check.expect(eps.shape == mean_type.shape)
+            type_check.expect(eps.dtype.kind == 'f',
+                              eps.shape == mean_type.shape)
 
     def forward_cpu(self, inputs):
         mean, ln_var = inputs
@@ -71,6 +72,7 @@ class Gaussian(function_node.FunctionNode):
         return ret
 
 
+@type_check.checks_inputs
 def gaussian(mean, ln_var, *, eps=None, return_eps=False):
     """A draw from :math:`N(\\mu, \\sigma^2)`, differentiable w.r.t. its
     parameters: :math:`y = \\mu + \\exp(\\ln\\sigma^2 / 2) \\epsilon` with

@@ -3,8 +3,10 @@ from kusari.array import backend
 from kusari.autograd.functions.activation.softmax import softmax
 from kusari.autograd.variable import Variable
 from kusari.autograd.variable import as_variable
+from kusari.autograd.utils import type_check
 
 
+@type_check.checks_inputs
 def gumbel_softmax(log_pi, tau=0.1, axis=1):
     """A relaxed one-hot draw from the categorical distribution of
     probabilities :math:`\\pi` (Jang et al., 2016):

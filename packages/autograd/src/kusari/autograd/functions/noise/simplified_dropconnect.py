@@ -10,6 +10,7 @@ from kusari.autograd.functions.math.matmul import matmul
 from kusari.autograd.functions.noise._arguments import check_ratio
 from kusari.autograd.variable import as_array
 from kusari.autograd.variable import as_variable
+from kusari.autograd.utils import type_check
 
 _NAME = 'simplified_dropconnect'
 
@@ -35,6 +36,7 @@ def _check_shapes(x, W, b, mask, use_batchwise_mask):
     return mask_shape
 
 
+@type_check.checks_inputs
 def simplified_dropconnect(x, W, b=None, ratio=.5, train=True, mask=None,
                            use_batchwise_mask=True):
     """A linear layer whose weights are dropped at random (Wan et al.,

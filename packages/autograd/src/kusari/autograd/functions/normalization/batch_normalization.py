@@ -40,23 +40,27 @@ def batch_axes(func_name, x_ndim, gamma_ndim, axis):
 
 
 def _warn_single_sample(x_shape, stat_axes):
+    """Warn batch_normalization's caller (past batch_normalization and its
+    checks_inputs wrapper) of statistics over one value."""
     if all(x_shape[a] == 1 for a in stat_axes):
         warnings.warn(
             'batch_normalization: every axis the statistics are taken over '
             'has length one, so the output is all zeros (beta); is it '
             'running with config.train on during evaluation?', UserWarning,
-            stacklevel=3)
+            stacklevel=4)
 
 
 def check_running(func_name, gamma, **running):
-    """Raise ValueError unless each given running statistic is an array
-    of gamma's shape."""
+    """Raise ValueError unless each given running statistic is a float
+    array of gamma's shape (it is updated in place)."""
     for name, array in running.items():
         if array is None:
             continue
-        if not hasattr(array, 'shape') or array.shape != gamma.shape:
-            got = getattr(array, 'shape', type(array).__name__)
-            raise ValueError(f'{func_name}: {name} must be an array of '
+        if not hasattr(array, 'shape') or array.shape != gamma.shape or \
+                array.dtype.kind != 'f':
+            got = (f'{array.shape} {array.dtype}' if hasattr(array, 'shape')
+                   else type(array).__name__)
+            raise ValueError(f'{func_name}: {name} must be a float array of '
                              f"gamma's shape {gamma.shape}, got {got}")
 
 
@@ -158,6 +162,7 @@ def _as_dtype(g, dtype):
     return g if g.dtype == dtype else cast(g, dtype)
 
 
+@type_check.checks_inputs
 def batch_normalization(x, gamma, beta, *, eps=2e-5, running_mean=None,
                         running_var=None, decay=0.9, axis=None, **kwargs):
     """Batch normalization with the statistics of the batch.
@@ -209,6 +214,7 @@ def _update_statistics(node, running_mean, running_var, decay, shape):
                        unbiased_factor(node.count))
 
 
+@type_check.checks_inputs
 def fixed_batch_normalization(x, gamma, beta, mean, var, eps=2e-5,
                               axis=None):
     """Batch normalization with given statistics (for inference).

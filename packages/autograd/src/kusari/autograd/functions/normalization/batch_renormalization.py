@@ -7,6 +7,7 @@ from kusari.array import configuration
 from kusari.autograd.functions.normalization import batch_normalization \
     as batch_norm
 from kusari.autograd.functions.normalization import _standardization
+from kusari.autograd.utils import type_check
 
 
 class BatchRenormalization(_standardization.Standardization):
@@ -63,6 +64,7 @@ class BatchRenormalization(_standardization.Standardization):
         return gx, ggamma * self.r + gbeta * self.d, gbeta
 
 
+@type_check.checks_inputs
 def batch_renormalization(x, gamma, beta, rmax, dmax, eps=2e-5,
                           running_mean=None, running_var=None, decay=0.9,
                           update_statistics=False):
@@ -119,13 +121,15 @@ def batch_renormalization(x, gamma, beta, rmax, dmax, eps=2e-5,
     return y
 
 
+@type_check.checks_inputs
 def fixed_batch_renormalization(x, gamma, beta, mean, var, eps=2e-5):
     """Batch renormalization for inference: deprecated, the same as
     :func:`fixed_batch_normalization` (which it calls, with
     ``config.train`` off)."""
+    # (stacklevel: the caller, past the checks_inputs wrapper)
     warnings.warn('fixed_batch_renormalization is deprecated; use '
                   'fixed_batch_normalization instead', DeprecationWarning,
-                  stacklevel=2)
+                  stacklevel=3)
     with configuration.using_config('train', False):
         return batch_norm.fixed_batch_normalization(x, gamma, beta, mean,
                                                     var, eps)

@@ -103,6 +103,7 @@ class DecorrelatedBatchNormalization(function_node.FunctionNode):
         return Variable(gx, requires_grad=False),
 
 
+@type_check.checks_inputs
 def decorrelated_batch_normalization(x, *, groups=16, eps=2e-5,
                                      running_mean=None,
                                      running_projection=None, decay=0.9,
@@ -156,12 +157,18 @@ def _update_statistics(node, running_mean, running_projection, decay):
 
 
 def _check_shape(func_name, name, array, shape):
-    if array is not None and getattr(array, 'shape', None) != shape:
-        got = getattr(array, 'shape', type(array).__name__)
-        raise ValueError(f'{func_name}: {name} must be an array of shape '
-                         f'{shape}, got {got}')
+    """A running statistic or a fixed one must be a float array of
+    ``shape`` (the running ones are updated in place)."""
+    if array is None:
+        return
+    if getattr(array, 'shape', None) != shape or array.dtype.kind != 'f':
+        got = (f'{array.shape} {array.dtype}' if hasattr(array, 'shape')
+               else type(array).__name__)
+        raise ValueError(f'{func_name}: {name} must be a float array of '
+                         f'shape {shape}, got {got}')
 
 
+@type_check.checks_inputs
 def fixed_decorrelated_batch_normalization(x, mean, projection, groups=16):
     """Decorrelated batch normalization with given statistics (for
     inference): per group, :math:`y = P (x - \\mu)`.

@@ -3,6 +3,7 @@ import math
 
 from kusari.autograd.functions.array.reshape import reshape
 from kusari.autograd.functions.normalization import _standardization
+from kusari.autograd.utils import type_check
 
 
 class GroupNormalization(_standardization.Standardization):
@@ -23,6 +24,7 @@ def _check_arguments(x, groups, gamma, beta):
     return groups
 
 
+@type_check.checks_inputs
 def group_normalization(x, groups, gamma, beta, eps=1e-5):
     """Group normalization (Wu and He, 2018).
 

@@ -96,8 +96,7 @@ def window(func_name, x, ndim, ksize, stride, pad, cover_all=False):
     """
     x_ndim = getattr(x, 'ndim', None)
     if x_ndim is None:
-        raise TypeError(f'{func_name}: x must be a Variable or an array, '
-                        f'got {type(x).__name__}')
+        raise type_check.not_an_array(func_name, 'x', x)
     if ndim is None:
         if x_ndim < 3:
             raise ValueError(

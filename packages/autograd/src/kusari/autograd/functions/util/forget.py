@@ -5,6 +5,7 @@ from kusari.autograd import _backprop
 from kusari.autograd import function_node
 from kusari.autograd.graph_mode import force_backprop_mode
 from kusari.autograd.graph_mode import no_backprop_mode
+from kusari.autograd.utils import type_check
 from kusari.autograd.variable import Variable
 
 
@@ -67,6 +68,7 @@ class Forget(function_node.FunctionNode):
         return tuple([inputs[i].grad_var for i in indexes])
 
 
+@type_check.checks_inputs
 def forget(func, *xs):
     """Call ``func(*xs)`` without keeping its intermediate results; the
     backward pass calls it again to rebuild them.
