@@ -122,7 +122,7 @@ def _gpu_present():
 def _install(session, packages, tools=(), extras_for=None):
     """Install local packages and tools in one pip call.
 
-    One call lets pip take every ``kusari-*==0.1.0`` requirement from the
+    One call lets pip take every ``kusari-*`` requirement from the
     given directories instead of looking for it on the index.  Extras:
     ``extras_for`` maps a package to the extras it gets (None: all that
     need no GPU); packages it does not name get none.  When
@@ -265,10 +265,9 @@ def demo(session):
     Arguments after ``--`` go to demo/main.py (``--out DIR``; the default
     is ``result/`` under the current directory).
     """
-    chainer = PACKAGES['chainer']
-    # kusari-chainer with its ``plot`` extra: PlotReport draws the plots.
-    _install(session, _with_local_dependencies([chainer]),
-             extras_for={chainer: ('plot',)})
+    # kusari-chainer brings matplotlib: PlotReport draws the plots.
+    _install(session, _with_local_dependencies([PACKAGES['chainer']]),
+             extras_for={})
     # The models' matrices are small: more BLAS threads only contend.
     session.run('python', 'demo/main.py', *session.posargs,
                 env={'OPENBLAS_NUM_THREADS': '1'})

@@ -8,4 +8,9 @@ from kusari.array.configuration import (  # NOQA
 from kusari.array.device_resident import (  # NOQA
     DeviceResident, DeviceResidentsVisitor)
 
-__version__ = '0.1.0'
+from kusari.array import parts as _parts
+
+# __version__, read from the installed metadata when asked.
+__getattr__ = _parts.module_getattr(__name__, 'kusari-array')
+# `import kusari.links` without kusari-links: an error naming it.
+_parts.install_missing_part_finder()
