@@ -1,5 +1,6 @@
-"""Sessions: each package alone, conformance per device, Chainer's own test
-suite, lint, demo, bench.
+"""Sessions: each package alone (and against its oldest dependencies), the
+packages' build, conformance per device, Chainer's own test suite, docs,
+examples, lint, demo, bench.
 
 Run through ``python run.py`` (which installs nox where it is missing) or
 ``nox -s NAME``.  Local packages are installed from their directories, not
@@ -42,8 +43,8 @@ else:
     print('available' if count else 'CuPy sees no GPU')
 """
 
-nox.options.sessions = ['tests', 'conformance', 'chainer_suite', 'docs',
-                        'examples', 'lint']
+nox.options.sessions = ['tests', 'build', 'conformance', 'chainer_suite',
+                        'docs', 'examples', 'lint']
 
 
 @dataclasses.dataclass(frozen=True)
