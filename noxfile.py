@@ -195,10 +195,14 @@ def _session_files(session):
 
 
 def _lower_bound(requirement):
-    """The lowest version ``requirement`` admits (None: no lower bound)."""
+    """The lowest version ``requirement`` admits (None: no lower bound),
+    written out to three parts: ``>=0.1`` admits 0.1.0 first."""
     bounds = [Version(s.version) for s in requirement.specifier
               if s.operator in ('>=', '~=', '==')]
-    return max(bounds, default=None)
+    if not bounds:
+        return None
+    release = max(bounds).release
+    return Version('.'.join(map(str, release + (0,) * (3 - len(release)))))
 
 
 def _release_sources(session, package, version):
