@@ -1,5 +1,6 @@
-"""Sessions: each package alone, conformance per device, Chainer's own test
-suite, lint, demo, bench.
+"""Sessions: each package alone (and against its oldest dependencies), the
+packages' build, conformance per device, Chainer's own test suite, docs,
+examples, lint, demo, bench.
 
 Run through ``python run.py`` (which installs nox where it is missing) or
 ``nox -s NAME``.  Local packages are installed from their directories, not
@@ -16,6 +17,7 @@ from pathlib import Path
 import nox
 from packaging.requirements import Requirement
 from packaging.utils import canonicalize_name
+from packaging.version import Version
 
 try:
     import tomllib
@@ -41,8 +43,8 @@ else:
     print('available' if count else 'CuPy sees no GPU')
 """
 
-nox.options.sessions = ['tests', 'conformance', 'chainer_suite', 'docs',
-                        'examples', 'lint']
+nox.options.sessions = ['tests', 'build', 'conformance', 'chainer_suite',
+                        'docs', 'examples', 'lint']
 
 
 @dataclasses.dataclass(frozen=True)
@@ -51,10 +53,14 @@ class LocalPackage:
 
     directory: Path
     distribution: str
+    version: str
     requires: tuple
     extras: tuple
     build_requires: tuple
     extra_requires: tuple
+    # Requirement objects: its dependencies and those of its extras that
+    # need no GPU.
+    requirements: tuple
 
     def spec(self, extras=None):
         """Its pip argument with ``extras`` (None: all that need no GPU)."""
@@ -72,17 +78,20 @@ def _read_local_packages():
         with pyproject.open('rb') as file:
             metadata = tomllib.load(file)
         project = metadata['project']
-        requires = tuple(canonicalize_name(Requirement(r).name)
-                         for r in project.get('dependencies', ()))
+        dependencies = [Requirement(r)
+                        for r in project.get('dependencies', ())]
         name = canonicalize_name(project['name'])
         extras = project.get('optional-dependencies', {})
-        extra_requires = tuple(
-            canonicalize_name(Requirement(r).name)
+        extra_dependencies = [
+            Requirement(r)
             for extra, reqs in extras.items() if extra not in GPU_EXTRAS
-            for r in reqs)
+            for r in reqs]
         found[name] = LocalPackage(
-            pyproject.parent, name, requires, tuple(extras),
-            tuple(metadata['build-system']['requires']), extra_requires)
+            pyproject.parent, name, project['version'],
+            tuple(canonicalize_name(r.name) for r in dependencies),
+            tuple(extras), tuple(metadata['build-system']['requires']),
+            tuple(canonicalize_name(r.name) for r in extra_dependencies),
+            tuple(dependencies + extra_dependencies))
     return found
 
 
@@ -119,16 +128,17 @@ def _gpu_present():
     return probe.returncode == 0 and 'GPU' in probe.stdout
 
 
-def _install(session, packages, tools=(), extras_for=None):
+def _install(session, packages, tools=(), extras_for=None, pip_options=()):
     """Install local packages and tools in one pip call.
 
-    One call lets pip take every ``kusari-*==0.1.0`` requirement from the
+    One call lets pip take every ``kusari-*`` requirement from the
     given directories instead of looking for it on the index.  Extras:
     ``extras_for`` maps a package to the extras it gets (None: all that
     need no GPU); packages it does not name get none.  When
     ``extras_for`` is None, every package gets all.
     The build backend is installed first and shared by every build, which
     is several times faster than an isolated build environment for each.
+    ``pip_options`` go to that pip call (``-c constraints.txt``).
     """
     packages = list(packages)
     session.install(*sorted({r for p in packages for r in p.build_requires}))
@@ -136,26 +146,155 @@ def _install(session, packages, tools=(), extras_for=None):
         extras_for = dict.fromkeys(packages)
     specs = [p.spec(extras_for[p]) if p in extras_for else p.spec(())
              for p in packages]
-    session.install('--no-build-isolation', *specs, *tools)
+    session.install('--no-build-isolation', *pip_options, *specs, *tools)
+
+
+def _test_alone(session, under_test, sources=None, pip_options=()):
+    """Install ``under_test`` with only what it declares, then run its
+    tests and the example of its README.
+
+    ``sources`` maps a local dependency's distribution to the
+    LocalPackage to install in its place (an older release's sources).
+    """
+    # Local packages its extras name come too (pip finds them only here).
+    extra_locals = [LOCAL[n] for n in under_test.extra_requires
+                    if n in LOCAL]
+    packages = [(sources or {}).get(p.distribution, p)
+                for p in _with_local_dependencies([*extra_locals,
+                                                   under_test])]
+    tools = TEST_TOOLS
+    if _gpu_present():
+        # Where a GPU answers, CuPy comes too and the gpu-marked tests run.
+        tools += (f'{PACKAGES["array"].directory}[cuda]',)
+    _install(session, packages, tools, extras_for={under_test: None},
+             pip_options=pip_options)
+    name = under_test.directory.name
+    session.run('pytest', f'packages/{name}/tests',
+                f'packages/{name}/README.md', '--doctest-glob=README.md',
+                '-q', *session.posargs)
 
 
 @nox.session
 @nox.parametrize('package', list(PACKAGES))
 def tests(session, package):
-    """One package alone: only it and what it declares, then its tests."""
+    """One package alone: only it and what it declares, then its tests
+    and its README's example."""
+    _test_alone(session, PACKAGES[package])
+
+
+def _session_files(session):
+    """A directory of the session's own, made if needed.
+
+    Not ``session.create_tmp()``: that points TMPDIR into the repository,
+    and tests that run pytest in a temporary directory would then see
+    module names under ``.nox``.
+    """
+    files = Path(session.virtualenv.location) / 'files'
+    files.mkdir(exist_ok=True)
+    return files
+
+
+def _lower_bound(requirement):
+    """The lowest version ``requirement`` admits (None: no lower bound),
+    written out to three parts: ``>=0.1`` admits 0.1.0 first."""
+    bounds = [Version(s.version) for s in requirement.specifier
+              if s.operator in ('>=', '~=', '==')]
+    if not bounds:
+        return None
+    release = max(bounds).release
+    return Version('.'.join(map(str, release + (0,) * (3 - len(release)))))
+
+
+def _release_sources(session, package, version):
+    """``package``'s sources at its release ``version``: the tree of the
+    git tag ``<distribution>-v<version>``, extracted beside the session's
+    environment, as a LocalPackage."""
+    tag = f'{package.distribution}-v{version}'
+    found = subprocess.run(['git', 'rev-parse', '--verify', '--quiet',
+                            f'refs/tags/{tag}'], cwd=ROOT,
+                           capture_output=True, text=True)
+    if found.returncode != 0:
+        session.error(f'{package.distribution} is at {package.version} '
+                      f'here, and a range allows {version}: tag that '
+                      f'release as {tag}, or raise the lower bound')
+    target = _session_files(session) / tag
+    shutil.rmtree(target, ignore_errors=True)
+    target.mkdir(parents=True)
+    relative = package.directory.relative_to(ROOT).as_posix()
+    archive = subprocess.run(['git', 'archive', '--format=tar', tag,
+                              relative], cwd=ROOT, capture_output=True,
+                             check=True).stdout
+    subprocess.run(['tar', '-x', '-C', str(target)], input=archive,
+                   check=True)
+    return dataclasses.replace(package, directory=target / relative,
+                               version=str(version))
+
+
+@nox.session
+@nox.parametrize('package', list(PACKAGES))
+def oldest(session, package):
+    """One package's tests against the oldest dependencies it allows.
+
+    Each requirement with a lower bound is held to that bound (pip
+    constraints): NumPy 2.0.0, SciPy, onnx, ... at their oldest allowed
+    release, and each local package at the oldest version its range
+    admits, built from the current sources where they are that version,
+    else from the release's git tag (``kusari-array-v0.1.0``).
+    """
     under_test = PACKAGES[package]
-    # Local packages its extras name come too (pip finds them only here).
-    extra_locals = [LOCAL[n] for n in under_test.extra_requires
-                    if n in LOCAL]
-    tools = TEST_TOOLS
-    if _gpu_present():
-        # Where a GPU answers, CuPy comes too and the gpu-marked tests run.
-        tools += (f'{PACKAGES["array"].directory}[cuda]',)
-    _install(session,
-             _with_local_dependencies([*extra_locals, under_test]),
-             tools, extras_for={under_test: None})
-    session.run('pytest', f'packages/{package}/tests', '-q',
-                *session.posargs)
+    constraints, sources = [], {}
+    for requirement in under_test.requirements:
+        name = canonicalize_name(requirement.name)
+        lowest = _lower_bound(requirement)
+        if name in LOCAL:
+            dependency = LOCAL[name]
+            if lowest is None:
+                session.error(f'{under_test.distribution} needs {name} '
+                              f'without a lower bound: give its range')
+            current = Version(dependency.version)
+            if current < lowest:
+                session.error(f'{under_test.distribution} needs '
+                              f'{requirement}, and {name} is only at '
+                              f'{current}')
+            if current > lowest:
+                sources[name] = _release_sources(session, dependency,
+                                                 lowest)
+        if lowest is not None:
+            constraints.append(f'{name}=={lowest}\n')
+    constraint_file = _session_files(session) / 'oldest.txt'
+    constraint_file.write_text(''.join(sorted(set(constraints))))
+    session.log('held to: ' + ', '.join(sorted(set(
+        c.strip() for c in constraints))))
+    _test_alone(session, under_test, sources,
+                pip_options=('-c', str(constraint_file)))
+
+
+@nox.session
+def build(session):
+    """Each package's sdist and wheel, built as for a release, then
+    ``twine check --strict`` of all: the metadata PyPI shows (README as
+    long description, license, classifiers) without a warning.
+
+    Fails too where a package's LICENSE differs from the root one.
+    """
+    license_text = (ROOT / 'LICENSE').read_text()
+    for package in PACKAGES.values():
+        if (package.directory / 'LICENSE').read_text() != license_text:
+            session.error(f'{package.directory}/LICENSE differs from the '
+                          f'root LICENSE')
+    session.install('build', 'twine', *sorted(
+        {r for p in PACKAGES.values() for r in p.build_requires}))
+    out = Path(session.create_tmp()) / 'dist'
+    shutil.rmtree(out, ignore_errors=True)
+    for package in PACKAGES.values():
+        # The build backend installed above serves every build.
+        session.run('python', '-m', 'build', '--no-isolation', '--outdir',
+                    str(out), str(package.directory))
+    built = sorted(str(p) for p in out.iterdir())
+    if len(built) != 2 * len(PACKAGES):
+        session.error(f'expected an sdist and a wheel of each of the '
+                      f'{len(PACKAGES)} packages, got {built}')
+    session.run('twine', 'check', '--strict', *built)
 
 
 @nox.session
@@ -265,10 +404,9 @@ def demo(session):
     Arguments after ``--`` go to demo/main.py (``--out DIR``; the default
     is ``result/`` under the current directory).
     """
-    chainer = PACKAGES['chainer']
-    # kusari-chainer with its ``plot`` extra: PlotReport draws the plots.
-    _install(session, _with_local_dependencies([chainer]),
-             extras_for={chainer: ('plot',)})
+    # kusari-chainer brings matplotlib: PlotReport draws the plots.
+    _install(session, _with_local_dependencies([PACKAGES['chainer']]),
+             extras_for={})
     # The models' matrices are small: more BLAS threads only contend.
     session.run('python', 'demo/main.py', *session.posargs,
                 env={'OPENBLAS_NUM_THREADS': '1'})

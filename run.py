@@ -1,9 +1,19 @@
 """Run the project's nox sessions, installing nox first where it is missing.
 
-    python run.py test    # each package alone, conformance, Chainer's
-                          # own test suite, docs, examples, lint
-    python run.py demo    # the walkthrough in demo/
-    python run.py bench   # bench/ workloads beside Chainer 7.8.1 and PyTorch
+    python run.py test          # each package alone, its build, conformance,
+                                # Chainer's own test suite, docs, examples,
+                                # lint
+    python run.py demo          # the walkthrough in demo/
+    python run.py docs          # the docs site (docs/_build/html) and its
+                                # doctests
+    python run.py build         # sdist and wheel of each package, twine check
+    python run.py oldest        # each package's tests against the oldest
+                                # dependencies its ranges allow
+    python run.py lint          # ruff and the import rules
+    python run.py chainer_suite # Chainer 7.8.1's own tests
+    python run.py differential  # values and gradients beside Chainer 7.8.1
+    python run.py bench         # bench/ workloads beside Chainer 7.8.1 and
+                                # PyTorch
 
 Any further arguments go to nox unchanged.  Only Python and pip are needed:
 without nox, a private environment ``.venv-tools/`` is made for it.  Outside
@@ -21,13 +31,16 @@ ROOT = Path(__file__).resolve().parent
 TOOLS_ENV = ROOT / '.venv-tools'
 NOX = 'nox==2026.10.20'
 COMMANDS = {
-    'test': ('tests', 'conformance', 'chainer_suite', 'docs', 'examples',
-             'lint'),
+    'test': ('tests', 'build', 'conformance', 'chainer_suite', 'docs',
+             'examples', 'lint'),
     'demo': ('demo',),
-    'bench': ('bench',),
+    'docs': ('docs',),
+    'build': ('build',),
+    'oldest': ('oldest',),
     'lint': ('lint',),
-    'differential': ('differential',),
     'chainer_suite': ('chainer_suite',),
+    'differential': ('differential',),
+    'bench': ('bench',),
 }
 
 

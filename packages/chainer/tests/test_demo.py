@@ -20,7 +20,6 @@ SECONDS = 60
 @pytest.mark.skipif(not DEMO.exists(), reason='demo/ is not beside this '
                     'package (installed alone)')
 def test_demo_meets_its_targets(tmp_path):
-    pytest.importorskip('matplotlib', reason='kusari-chainer[plot] absent')
     run = subprocess.run(
         [sys.executable, str(DEMO)], cwd=tmp_path, capture_output=True,
         text=True, timeout=600,

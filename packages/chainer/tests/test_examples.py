@@ -30,11 +30,6 @@ needs_examples = pytest.mark.skipif(
 
 
 @pytest.fixture
-def plotting():
-    pytest.importorskip('matplotlib', reason='kusari-chainer[plot] absent')
-
-
-@pytest.fixture
 def mirror(tmp_path):
     """A local HTTP server for the files put under the returned directory,
     and the environment that makes the datasets download from it into a
@@ -67,7 +62,7 @@ def _run(program, cwd, *args, env=None):
 
 @needs_examples
 @pytest.mark.skipif(not MUSHROOMS.exists(), reason='data/ absent')
-def test_chainer_at_a_glance_learns(tmp_path, plotting):
+def test_chainer_at_a_glance_learns(tmp_path):
     """The whole program (50 epochs) on the whole table."""
     shutil.copy(MUSHROOMS, tmp_path / 'mushrooms.csv')
     stdout = _run(GLANCE, tmp_path)
@@ -102,7 +97,7 @@ def _write_idx_mnist(directory, rng):
 
 
 @needs_examples
-def test_mnist_using_trainer_learns(tmp_path, plotting, mirror):
+def test_mnist_using_trainer_learns(tmp_path, mirror):
     """The tutorial's program downloads MNIST (from the mirror), trains,
     snapshots, and predicts from the saved model."""
     directory, env = mirror

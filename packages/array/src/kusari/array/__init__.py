@@ -11,4 +11,9 @@ from kusari.array import random_state
 
 random_state.seed_from_environment(global_config.cuda_seed)
 
-__version__ = '0.1.0'
+from kusari.array import parts as _parts
+
+# __version__, read from the installed metadata when asked.
+__getattr__ = _parts.module_getattr(__name__, 'kusari-array')
+# `import kusari.links` without kusari-links: an error naming it.
+_parts.install_missing_part_finder()

@@ -6,6 +6,7 @@ type checks, gradient checks; the modules at this level) and the function
 library above it (``functions``, F). The engine imports nothing of the
 library; this module assembles both.
 """
+from kusari.array import parts as _parts
 from kusari.autograd.function import Function  # NOQA
 from kusari.autograd.function import FunctionAdapter  # NOQA
 from kusari.autograd.function_node import FunctionNode  # NOQA
@@ -26,4 +27,5 @@ from kusari.autograd.functions import _variable_methods
 # methods (x + y, x[i], x.T, x.reshape, x.mean), here and nowhere else.
 _variable_methods.install()
 
-__version__ = '0.1.0'
+# __version__, read from the installed metadata when asked.
+__getattr__ = _parts.module_getattr(__name__, 'kusari-autograd')

@@ -39,4 +39,7 @@ from kusari.datasets.convert import (  # NOQA
     to_device)
 from kusari.datasets.iterator import Iterator  # NOQA
 
-__version__ = '0.1.0'
+from kusari.array import parts as _parts
+
+# __version__, read from the installed metadata when asked.
+__getattr__ = _parts.module_getattr(__name__, 'kusari-datasets')

@@ -5,6 +5,7 @@ process creates a communicator (:func:`create_communicator`), wraps its
 optimizer (:func:`create_multi_node_optimizer`) and takes its share of the
 data (:func:`scatter_dataset`).
 """
+from kusari.array import parts as _parts
 from kusari.distributed import communicators  # NOQA
 from kusari.distributed import datasets  # NOQA
 from kusari.distributed import extensions  # NOQA
@@ -25,4 +26,5 @@ from kusari.distributed.optimizers import create_multi_node_optimizer  # NOQA
 
 global_except_hook.add_hook_if_requested()
 
-__version__ = '0.1.0'
+# __version__, read from the installed metadata when asked.
+__getattr__ = _parts.module_getattr(__name__, 'kusari-distributed')

@@ -28,4 +28,7 @@ from kusari.distributions.registry import kl_divergence  # NOQA
 from kusari.distributions.registry import register_kl  # NOQA
 from kusari.distributions.uniform import Uniform  # NOQA
 
-__version__ = '0.1.0'
+from kusari.array import parts as _parts
+
+# __version__, read from the installed metadata when asked.
+__getattr__ = _parts.module_getattr(__name__, 'kusari-distributions')

@@ -1,6 +1,7 @@
 """Kusari links: Link, Chain, ChainList, Sequential, link hooks, the
 reporter, and the Classifier model. The layers are in
 :mod:`kusari.links.layers`."""
+from kusari.array import parts as _parts
 from kusari.links import link
 from kusari.links.classifier import Classifier  # NOQA
 from kusari.links.link import Chain  # NOQA
@@ -17,4 +18,5 @@ from kusari.links.sequential import Sequential  # NOQA
 
 link.register_sequential(Sequential)
 
-__version__ = '0.1.0'
+# __version__, read from the installed metadata when asked.
+__getattr__ = _parts.module_getattr(__name__, 'kusari-links')

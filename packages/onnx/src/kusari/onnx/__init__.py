@@ -6,6 +6,7 @@ domain are supported (``MINIMUM_OPSET_VERSION``,
 ``MAXIMUM_OPSET_VERSION``), the newest the installed onnx knows by
 default. onnxruntime 1.32 runs every converter's graph at each of them.
 """
+from kusari.array import parts as _parts
 from kusari.onnx import context  # NOQA: F401
 from kusari.onnx import mapping  # NOQA: F401
 from kusari.onnx import functions  # NOQA: F401
@@ -17,3 +18,6 @@ from kusari.onnx.export import MINIMUM_OPSET_VERSION  # NOQA: F401
 from kusari.onnx.export import convert_parameter  # NOQA: F401
 from kusari.onnx.export import export  # NOQA: F401
 from kusari.onnx.export import export_testcase  # NOQA: F401
+
+# __version__, read from the installed metadata when asked.
+__getattr__ = _parts.module_getattr(__name__, 'kusari-onnx')

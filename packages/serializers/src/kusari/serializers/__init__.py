@@ -13,4 +13,14 @@ from kusari.serializers.npz import (  # NOQA
 from kusari.serializers.serializer import (  # NOQA
     AbstractSerializer, Deserializer, SerializationError, Serializer)
 
-__version__ = '0.1.0'
+
+def __getattr__(name):
+    """``__version__``, read from the installed metadata when asked.
+
+    The other parts use ``kusari.array.parts.module_getattr``; this one
+    needs no other part, so it reads its version itself.
+    """
+    if name == '__version__':
+        import importlib.metadata
+        return importlib.metadata.version('kusari-serializers')
+    raise AttributeError(f'module {__name__!r} has no attribute {name!r}')

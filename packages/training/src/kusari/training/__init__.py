@@ -22,4 +22,7 @@ from kusari.training.updater import Updater  # NOQA
 from kusari.training.updaters import ParallelUpdater  # NOQA
 from kusari.training.updaters import StandardUpdater  # NOQA
 
-__version__ = '0.1.0'
+from kusari.array import parts as _parts
+
+# __version__, read from the installed metadata when asked.
+__getattr__ = _parts.module_getattr(__name__, 'kusari-training')

@@ -1,5 +1,14 @@
 """Testing utilities (``chainer.testing``): assertions, parameterized and
 per-backend test classes, the function test case, and test annotations."""
+try:
+    import pytest  # NOQA: F401
+except ImportError as error:
+    raise ModuleNotFoundError(
+        'kusari.autograd.testing (chainer.testing) builds on pytest, which '
+        'is not installed: pip install pytest (or install kusari-autograd '
+        'with its "testing" extra: pip install "packages/autograd[testing]"'
+        ')', name='pytest') from error
+
 from kusari.autograd.testing import attr  # NOQA
 from kusari.autograd.testing import backend  # NOQA
 from kusari.autograd.testing import condition  # NOQA
