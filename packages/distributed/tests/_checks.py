@@ -206,9 +206,15 @@ def check_configuration(comm):
 @check()
 def check_create_communicator(comm):
     from kusari.distributed.communicators import (
-        FlatCommunicator, NaiveCommunicator)
-    assert isinstance(kd.create_communicator('naive'), NaiveCommunicator)
-    assert isinstance(kd.create_communicator('flat'), FlatCommunicator)
+        DummyCommunicator, FlatCommunicator, NaiveCommunicator,
+        NonCudaAwareCommunicator)
+    for name, kind in (('naive', NaiveCommunicator),
+                       ('flat', FlatCommunicator),
+                       ('non_cuda_aware', NonCudaAwareCommunicator),
+                       ('dummy', DummyCommunicator)):
+        made = kd.create_communicator(name, batched_copy=True)
+        assert type(made) is kind, (name, made)
+        assert made.allreduce_obj(1) == comm.size  # they all communicate
     assert isinstance(comm, kd.CommunicatorBase)
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter('always')
@@ -231,12 +237,12 @@ def _model_with_grads(comm, seed_offset=0):
 
 @check()
 def check_mean_grad_packs_one_message(comm):
-    for name in ('naive', 'flat'):
+    for name in ('naive', 'flat', 'non_cuda_aware'):
         communicator = kd.create_communicator(name)
         sums = []
         start_sum = communicator._start_sum
-        communicator._start_sum = lambda buffer, call: (
-            sums.append(buffer.size) or start_sum(buffer, call))
+        communicator._start_sum = lambda target, call, source=None: (
+            sums.append(target.size) or start_sum(target, call, source))
         model = _model_with_grads(comm)
         communicator.multi_node_mean_grad(model)
         mean = (comm.size - 1) / 2
@@ -263,6 +269,31 @@ def check_mean_grad_packs_one_message(comm):
         comm.allreduce_grad(model)
     assert caught[0].category is DeprecationWarning
     assert_allclose(model.l1.b.grad, (comm.size - 1) / 2)
+
+
+@check()
+def check_dummy_leaves_gradients(comm):
+    dummy = kd.create_communicator('dummy')
+    model = _model_with_grads(comm, seed_offset=1)
+    dummy.multi_node_mean_grad(model)
+    for path, param in model.namedparams():
+        assert_allclose(param.grad, comm.rank + 1, err_msg=path)
+    # Only the gradients stay local: parameters are broadcast.
+    model = MLP(seed=comm.rank)
+    dummy.bcast_data(model)
+    assert_same_params(model, MLP(seed=0), rtol=0, atol=0)
+    # Training with it is every process training alone.
+    x, t = classification_data(4, seed=comm.rank)
+    optimizer = kd.create_multi_node_optimizer(optimizers.SGD(lr=0.5),
+                                               dummy)
+    optimizer.setup(model)
+    alone = MLP(seed=0)
+    alone_optimizer = optimizers.SGD(lr=0.5)
+    alone_optimizer.setup(alone)
+    for _ in range(2):
+        optimizer.update(loss_of(model), x, t)
+        alone_optimizer.update(loss_of(alone), x, t)
+    assert_same_params(model, alone, rtol=0, atol=0)
 
 
 @check()
@@ -308,9 +339,13 @@ def _scattered_training(comm, actual_optimizer, double_buffering=False,
 
 @check()
 def check_equivalence_with_one_process(comm):
-    for actual in (optimizers.MomentumSGD(lr=0.1), optimizers.Adam()):
+    non_cuda_aware = kd.create_communicator('non_cuda_aware')
+    for actual, communicator in (
+            (optimizers.MomentumSGD(lr=0.1), comm),
+            (optimizers.Adam(), comm),
+            (optimizers.Adam(), non_cuda_aware)):
         model, optimizer, reference, batches = _scattered_training(
-            comm, copy.deepcopy(actual))
+            communicator, copy.deepcopy(actual))
         reference_optimizer = actual
         reference_optimizer.setup(reference)
         for step in range(3):
@@ -729,6 +764,31 @@ def check_gpu_arrays(comm):
     comm.multi_node_mean_grad(model)
     assert_allclose(model.l1.W.grad.get(), (comm.size - 1) / 2)
     assert_same_params(model.copy().to_cpu(), MLP(seed=0), atol=1e-6)
+
+
+@gpu_check
+def check_non_cuda_aware_on_gpu(comm):
+    cupy = _use_gpu(comm)
+    staged = kd.create_communicator('non_cuda_aware')
+    model = MLP(seed=comm.rank)
+    model.to_gpu()
+    staged.bcast_data(model)
+    assert_same_params(model.copy().to_cpu(), MLP(seed=0), atol=0)
+    from kusari.distributed.communicators import \
+        non_cuda_aware_communicator as module
+    staging, pinned_like = [], module._pinned_like
+    module._pinned_like = lambda array: (
+        staging.append(array.size) or pinned_like(array))
+    try:
+        for param in model.params():
+            param.grad = cupy.full_like(param.array, comm.rank)
+        staged.multi_node_mean_grad(model)
+    finally:
+        module._pinned_like = pinned_like
+    assert staging == [model.count_params()], staging
+    for param in model.params():
+        assert isinstance(param.grad, cupy.ndarray)
+        assert_allclose(param.grad.get(), (comm.size - 1) / 2)
 
 
 @gpu_check
