@@ -26,6 +26,7 @@ from kusari.links import Chain
 from kusari.links import layers as L
 from kusari.training import StandardUpdater
 from kusari.training import Trainer
+from kusari.training import extension
 from kusari.training import extensions
 from kusari.training import optimizers
 
@@ -529,7 +530,7 @@ def check_allreduce_persistent(comm):
     assert model.bn.N == comm.rank  # integers are left alone
 
 
-def _trainer(comm, out, iterations=4):
+def _trainer(comm, out, iterations=4, stop_trigger=None):
     x, t = classification_data(8 * comm.size)
     share = kd.scatter_dataset(TupleDataset(x, t) if comm.rank == 0
                                else None, comm)
@@ -537,7 +538,89 @@ def _trainer(comm, out, iterations=4):
     optimizer = kd.create_multi_node_optimizer(optimizers.SGD(), comm)
     optimizer.setup(model)
     updater = StandardUpdater(SerialIterator(share, 4), optimizer)
-    return Trainer(updater, (iterations, 'iteration'), out=out), model
+    return Trainer(updater, stop_trigger or (iterations, 'iteration'),
+                   out=out), model
+
+
+def _report(key, value_at):
+    """An extension writing ``value_at(iteration)`` into the observation
+    as ``key`` before the other extensions read it."""
+    def write(trainer):
+        trainer.observation[key] = value_at(trainer.updater.iteration)
+    return extension.make_extension(
+        priority=extension.PRIORITY_WRITER)(write)
+
+
+def _recorder(keys):
+    """An extension recording, each iteration, the observation's values
+    of ``keys`` (None where absent), and the list it appends them to."""
+    seen = []
+
+    def record(trainer):
+        seen.append(tuple(trainer.observation.get(k) for k in keys))
+    return extension.make_extension(
+        priority=extension.PRIORITY_READER)(record), seen
+
+
+@check()
+def check_observation_aggregator(comm):
+    trainer, _ = _trainer(comm, tempfile.mkdtemp())
+    trainer.extend(_report('value', lambda i: 10.0 * comm.rank + i))
+    trainer.extend(kd.extensions.ObservationAggregator(
+        comm, 'value', 'value/mean', comm_trigger=(2, 'iteration')))
+    trainer.extend(kd.extensions.ObservationAggregator(
+        comm, 'value', 'value/lengths', comm_trigger=(2, 'iteration'),
+        aggregator=lambda histories: [len(h) for h in histories]),
+        name='lengths')
+    # The default key replaces the value, a Variable by one on the host.
+    trainer.extend(kd.extensions.ObservationAggregator(comm, 'main/loss'),
+                   name='loss')
+    losses = []
+    trainer.extend(extension.make_extension(
+        priority=extension.PRIORITY_WRITER + 1)(
+            lambda t: losses.append(float(t.observation['main/loss'].array))),
+        name='local_loss')
+    recorder, seen = _recorder(('value/mean', 'value/lengths', 'main/loss'))
+    trainer.extend(recorder)
+    trainer.run()
+    ranks = 10.0 * (comm.size - 1) / 2
+    assert [m for m, _, _ in seen] == [None, ranks + 1.5, None, ranks + 3.5]
+    assert [n for _, n, _ in seen] == [None, [2] * comm.size, None,
+                                       [2] * comm.size]
+    everyone = comm.allgather_obj(losses)
+    for step, (_, _, loss) in enumerate(seen):
+        assert isinstance(loss, Variable) and loss.creator is None
+        assert_allclose(loss.array, numpy.mean([e[step] for e in everyone]),
+                        rtol=1e-6)
+
+
+@check()
+def check_multi_node_early_stopping_trigger(comm):
+    # Rank 0's loss improves at every check; the mean over the ranks is
+    # best at iteration 2 and not better twice after: patience 2 stops
+    # every rank after iteration 4.
+    means = {1: 3.0, 2: 2.0, 3: 2.5, 4: 2.5, 5: 2.5, 6: 2.5}
+
+    def loss_at(iteration):
+        if comm.rank == 0:
+            return 10.0 - iteration
+        rest = comm.size * means[iteration] - (10.0 - iteration)
+        return rest / (comm.size - 1)
+
+    stop = kd.extensions.MultiNodeEarlyStoppingTrigger(
+        comm, check_trigger=(1, 'iteration'), monitor='main/loss',
+        patients=2, max_trigger=(6, 'iteration'))
+    assert stop.get_training_length() == (6, 'iteration')
+    trainer, _ = _trainer(comm, tempfile.mkdtemp(), stop_trigger=stop)
+    trainer.extend(_report('main/loss', loss_at))
+    recorder, seen = _recorder(('main/loss',))
+    trainer.extend(recorder)
+    trainer.run()
+    assert trainer.updater.iteration == 4
+    assert [v for v, in seen] == [loss_at(i) for i in range(1, 5)]
+    assert 'main/loss_aggregated' in trainer.observation
+    raises(TypeError, lambda: kd.extensions.MultiNodeEarlyStoppingTrigger(
+        comm, patience=2, patients=2), 'patience')
 
 
 @check()
