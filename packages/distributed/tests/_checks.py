@@ -314,7 +314,7 @@ def check_bcast_data(comm):
 
 
 def _scattered_training(comm, actual_optimizer, double_buffering=False,
-                        batch=4):
+                        batch=4, overlap=None):
     """A model and multi-node optimizer on scattered shares, a copy of its
     starting point, and the function giving step ``i``'s batch: this
     process's, and the concatenation of every process's."""
@@ -324,7 +324,8 @@ def _scattered_training(comm, actual_optimizer, double_buffering=False,
         TupleDataset(x, t) if comm.rank == 0 else None, comm)
     model = MLP(seed=10 + comm.rank)
     optimizer = kd.create_multi_node_optimizer(
-        actual_optimizer, comm, double_buffering=double_buffering)
+        actual_optimizer, comm, double_buffering=double_buffering,
+        overlap=overlap)
     optimizer.setup(model)
     iterator = SerialIterator(share, batch, shuffle=False)
 
@@ -355,6 +356,67 @@ def check_equivalence_with_one_process(comm):
             reference_optimizer.update(loss_of(reference), *everyone)
         assert_same_params(model, reference)
         assert not numpy.allclose(model.l1.W.array, MLP(seed=10).l1.W.array)
+
+
+def _train_both_ways(comm, step):
+    """The parameters after three ``step(model, optimizer, batch)`` of
+    Adam, averaging after backward (False) and during it (True)."""
+    results = {}
+    for overlap in (False, True):
+        model, optimizer, _, batches = _scattered_training(
+            comm, optimizers.Adam(), overlap=overlap)
+        assert (optimizer._overlap is not None) == overlap
+        for i in range(3):
+            step(model, optimizer, batches(i)[0])
+        results[overlap] = params_of(model)
+    return results
+
+
+@check()
+def check_backward_overlap(comm):
+    # Bit for bit the blocking path's results: one backward per update,
+    # and two (gradients accumulated) where the overlap falls back.
+    def one(model, optimizer, batch):
+        optimizer.update(loss_of(model), *batch)
+
+    def two(model, optimizer, batch):
+        model.cleargrads()
+        for half in (slice(None, 2), slice(2, None)):
+            loss_of(model)(*[part[half] for part in batch]).backward()
+        optimizer.update()
+
+    for step in (one, two):
+        results = _train_both_ways(comm, step)
+        for path, value in results[True].items():
+            assert_allclose(value, results[False][path], rtol=0, atol=0,
+                            err_msg=f'{step.__name__}: {path}')
+    # The reductions start in backward, the last layer's before the first
+    # layer's gradients exist, and the update waits for them.
+    model, optimizer, _, batches = _scattered_training(
+        comm, optimizers.SGD(lr=1.0), overlap=True)
+    started = []
+    start = comm._start_grad_mean
+    comm._start_grad_mean = lambda target, call, source=None: (
+        started.append(model.l1.W.grad is None) or
+        start(target, call, source))
+    try:
+        model.cleargrads()
+        loss_of(model)(*batches(0)[0]).backward()
+        assert started == [True, True, False, False], started
+        local = {path: p.grad.copy() for path, p in model.namedparams()}
+        before = params_of(model)
+        optimizer.update()
+    finally:
+        del comm._start_grad_mean
+    for path, value in params_of(model).items():
+        mean = comm.allreduce(local[path]) / comm.size
+        assert_allclose(before[path] - value, mean, rtol=1e-6, atol=1e-7,
+                        err_msg=path)
+    raises(ValueError, lambda: kd.create_multi_node_optimizer(
+        optimizers.SGD(), comm, zero_fill=False, overlap=True),
+        'zero_fill=False')
+    assert kd.create_multi_node_optimizer(
+        optimizers.SGD(), comm, double_buffering=True).overlap is False
 
 
 @check()
