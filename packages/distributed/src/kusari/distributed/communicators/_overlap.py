@@ -101,10 +101,9 @@ class BackwardOverlap:
         xp = self._communicator._buffer_module([grad])
         if xp is numpy:
             grad = backend.CpuDevice().send(grad)
-        source = xp.ascontiguousarray(grad, dtype=self._dtype)
-        target = xp.empty_like(source)
+        target = xp.empty(grad.shape, self._dtype)
         self._started.append((param, target, self._communicator
-                              ._start_grad_mean(target, CALL, source)))
+                              ._start_grad_mean(target, CALL, grad)))
 
     def _start_rest(self):
         while len(self._started) < len(self._params):

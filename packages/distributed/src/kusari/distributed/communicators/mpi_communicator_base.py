@@ -477,21 +477,25 @@ class MpiCommunicatorBase(_base.CommunicatorBase):
         buffers of one dtype; ``source=None``: ``target`` in place);
         return the function that waits for it."""
         MPI = _mpi()
-        request = self.mpi_comm.Iallreduce(
-            MPI.IN_PLACE if source is None else source, target, MPI.SUM)
+        if source is not None:
+            # MPICH's out-of-place sum costs more than this copy and an
+            # in-place one (1.5-2 ms more on 7 MB, two ranks).
+            backend.copyto(target, source)
+        request = self.mpi_comm.Iallreduce(MPI.IN_PLACE, target, MPI.SUM)
         return lambda: self._complete(call, lambda: request)
 
     def _start_grad_mean(self, target, call, source=None):
-        """Start averaging gradients, as :meth:`_start_sum` sums them; the
-        returned function waits and divides by the number of ranks."""
-        wait = self._start_sum(target, call, source)
+        """Start averaging gradients, as :meth:`_start_sum` sums them, and
+        return the function that waits for the mean.
 
-        def finish():
-            wait()
-            xp = backend.get_array_module(target)
-            xp.multiply(target, target.dtype.type(1.0 / self._size),
-                        out=target)
-        return finish
+        Each rank's share is divided by the number of ranks before the
+        sum: with ``source`` that is the one pass that also fills
+        ``target``.
+        """
+        xp = backend.get_array_module(target)
+        xp.multiply(target if source is None else source,
+                    target.dtype.type(1.0 / self._size), out=target)
+        return self._start_sum(target, call)
 
     def _complete_broadcast(self, buffer, call):
         """Overwrite ``buffer`` with rank 0's, in place."""
