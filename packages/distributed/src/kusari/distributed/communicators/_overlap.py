@@ -110,8 +110,10 @@ class BackwardOverlap:
             self._start(len(self._started))
 
     def _drop(self):
-        """Complete what was started, keeping none of it."""
-        self._start_rest()
+        """Complete what was started (and so the rest, as every rank
+        does), keeping none of it."""
+        if self._started:
+            self._start_rest()
         for _, _, wait in self._started:
             wait()
         self._reset()
