@@ -242,8 +242,8 @@ def check_mean_grad_packs_one_message(comm):
         communicator = kd.create_communicator(name)
         sums = []
         start_sum = communicator._start_sum
-        communicator._start_sum = lambda target, call, source=None: (
-            sums.append(target.size) or start_sum(target, call, source))
+        communicator._start_sum = lambda target, call: (
+            sums.append(target.size) or start_sum(target, call))
         model = _model_with_grads(comm)
         communicator.multi_node_mean_grad(model)
         mean = (comm.size - 1) / 2
@@ -390,19 +390,32 @@ def check_backward_overlap(comm):
         for path, value in results[True].items():
             assert_allclose(value, results[False][path], rtol=0, atol=0,
                             err_msg=f'{step.__name__}: {path}')
-    # The reductions start in backward, the last layer's before the first
-    # layer's gradients exist, and the update waits for them.
-    model, optimizer, _, batches = _scattered_training(
-        comm, optimizers.SGD(lr=1.0), overlap=True)
+    # Buckets are whole layers, from the last, of BUCKET_ELEMENTS or more
+    # (MLP's layers hold 24 and 15 elements) ...
+    from kusari.distributed.communicators import _overlap
+    model = MLP(seed=0)
+    buckets = [[p.name for p in bucket] for bucket in _overlap._buckets(model)]
+    assert buckets == [['b', 'W', 'b', 'W']], buckets
+    elements, _overlap.BUCKET_ELEMENTS = _overlap.BUCKET_ELEMENTS, 15
+    try:
+        assert [[p.shape for p in bucket]
+                for bucket in _overlap._buckets(model)] == [
+            [(3,), (3, 4)], [(4,), (4, 5)]]
+        # ... and start in backward, the last layer's before the first
+        # layer's gradients exist; the update waits for them.
+        model, optimizer, _, batches = _scattered_training(
+            comm, optimizers.SGD(lr=1.0), overlap=True)
+    finally:
+        _overlap.BUCKET_ELEMENTS = elements
     started = []
     start = comm._start_grad_mean
-    comm._start_grad_mean = lambda target, call, source=None: (
-        started.append(model.l1.W.grad is None) or
-        start(target, call, source))
+    comm._start_grad_mean = lambda target, call, sources=None: (
+        started.append((target.size, model.l1.W.grad is None)) or
+        start(target, call, sources))
     try:
         model.cleargrads()
         loss_of(model)(*batches(0)[0]).backward()
-        assert started == [True, True, False, False], started
+        assert started == [(15, True), (24, False)], started
         local = {path: p.grad.copy() for path, p in model.namedparams()}
         before = params_of(model)
         optimizer.update()

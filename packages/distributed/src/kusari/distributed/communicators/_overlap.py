@@ -1,18 +1,22 @@
 """Averaging a model's gradients while its backward pass runs, as
 PyTorch's DistributedDataParallel does.
 
-Each parameter's averaging starts (nonblocking) from a hook the backward
-pass calls as soon as the parameter's gradient is final, so that the
-gradients of the last layers travel while the first layers' backward
-still computes; the optimizer waits for them all before its update.
+The parameters are grouped into buckets of whole layers; a bucket's
+averaging starts (nonblocking) from the hook the backward pass calls as
+soon as the last of its gradients is final, so that the gradients of the
+last layers travel while the first layers' backward still computes; the
+optimizer waits for them all before its update.
 """
 import weakref
-
-import numpy
 
 from kusari.array import backend
 
 CALL = 'multi_node_mean_grad'
+# Elements a bucket holds at least (but its last layer's): enough that a
+# reduction's fixed cost (its round trips between the ranks, each a wait
+# for the slowest) is small next to its transfer, few enough that the
+# last layers' bucket starts well before backward ends.
+BUCKET_ELEMENTS = 2 ** 19
 
 
 class _Hook:
@@ -32,21 +36,38 @@ class _Hook:
             overlap._ready(self._index)
 
 
+def _buckets(link):
+    """The initialized parameters of ``link`` in the order backward about
+    finishes them (the reverse of ``namedparams``), in buckets of whole
+    layers (the parameters of one link) of ``BUCKET_ELEMENTS`` or more."""
+    buckets, bucket, size, layer = [], [], 0, None
+    for path, param in reversed(list(link.namedparams(include_uninit=False))):
+        owner = path.rpartition('/')[0]
+        if owner != layer and size >= BUCKET_ELEMENTS:
+            buckets.append(bucket)
+            bucket, size = [], 0
+        layer = owner
+        bucket.append(param)
+        size += param.size
+    return buckets + [bucket] if bucket else buckets
+
+
 class BackwardOverlap:
     """Averages the gradients of ``link``'s initialized parameters over
-    the ranks of ``communicator``, one nonblocking reduction per
-    parameter, each started as soon as its gradient is final in backward.
+    the ranks of ``communicator`` during backward: one nonblocking
+    reduction per bucket of layers, started as soon as its gradients are
+    final.
 
-    Reductions start in one fixed order on every rank (the reverse of
-    ``link.params()``, about the order backward finishes them): a
-    gradient final before those of the parameters ahead of it waits for
-    them. What backward did not start, :meth:`finish` starts (a parameter
-    without a gradient takes part with zeros, as with ``zero_fill``).
-    Where backward ran twice before :meth:`finish` (gradients accumulated
-    over several passes), the reductions started are dropped and the
-    gradients averaged once, blocking, as the optimizer does without
-    overlap. Sums are those of :meth:`multi_node_mean_grad`, in the same
-    dtype.
+    Buckets start in one fixed order on every rank (about the order
+    backward finishes them): a bucket final before those ahead of it
+    waits for them. What backward did not start, :meth:`finish` starts (a
+    parameter without a gradient takes part with zeros, as with
+    ``zero_fill``). Where backward ran twice before :meth:`finish`
+    (gradients accumulated over several passes), the reductions started
+    are dropped and the gradients averaged once, blocking, as the
+    optimizer does without overlap. The means are those of
+    :meth:`multi_node_mean_grad`, in the same dtype; each gradient becomes
+    a view of its bucket.
 
     Args:
         communicator: A communicator with ``_start_grad_mean`` (those of
@@ -57,19 +78,22 @@ class BackwardOverlap:
     def __init__(self, communicator, link):
         self._communicator = communicator
         self._link = link
-        self._params = [param for param in link.params(include_uninit=False)
-                        ][::-1]
+        self._buckets = _buckets(link)
+        params = [param for bucket in self._buckets for param in bucket]
         self._dtype = communicator._grad_dtype(
-            [param.dtype for param in self._params])
+            [param.dtype for param in params])
+        self._bucket_of = [index for index, bucket in enumerate(self._buckets)
+                           for _ in bucket]
         self._hooks = []
-        for index, param in enumerate(self._params):
+        for index, param in enumerate(params):
             hook = _Hook(self, index)
             hook.handle = param.register_post_accumulate_grad_hook(hook)
             self._hooks.append(hook)
         self._reset()
 
     def _reset(self):
-        self._final = [False] * len(self._params)
+        self._waiting = [len(bucket) for bucket in self._buckets]
+        self._final = [False] * len(self._hooks)
         self._started = []
         self._accumulated = False
 
@@ -85,28 +109,29 @@ class BackwardOverlap:
             self._accumulated = True
             return
         self._final[index] = True
-        while len(self._started) < len(self._params) and \
-                self._final[len(self._started)]:
+        self._waiting[self._bucket_of[index]] -= 1
+        while len(self._started) < len(self._buckets) and \
+                not self._waiting[len(self._started)]:
             self._start(len(self._started))
 
     def _start(self, index):
-        """Start averaging the gradient of parameter ``index``."""
-        param = self._params[index]
-        grad = param.grad
-        if grad is None:
-            with backend.get_device_from_array(param.array):
-                grad = backend.get_array_module(param.array).zeros_like(
-                    param.array)
-            param.grad = grad
-        xp = self._communicator._buffer_module([grad])
-        if xp is numpy:
-            grad = backend.CpuDevice().send(grad)
-        target = xp.empty(grad.shape, self._dtype)
-        self._started.append((param, target, self._communicator
-                              ._start_grad_mean(target, CALL, grad)))
+        """Start averaging the gradients of bucket ``index``."""
+        params = self._buckets[index]
+        grads = []
+        for param in params:
+            if param.grad is None:
+                array = param.array
+                with backend.get_device_from_array(array):
+                    param.grad = backend.get_array_module(array).zeros_like(
+                        array)
+            grads.append(param.grad)
+        xp = self._communicator._buffer_module(grads)
+        buffer = xp.empty(sum(g.size for g in grads), self._dtype)
+        self._started.append((params, buffer, self._communicator
+                              ._start_grad_mean(buffer, CALL, grads)))
 
     def _start_rest(self):
-        while len(self._started) < len(self._params):
+        while len(self._started) < len(self._buckets):
             self._start(len(self._started))
 
     def _drop(self):
@@ -127,13 +152,18 @@ class BackwardOverlap:
             return
         self._start_rest()
         try:
-            for param, mean, wait in self._started:
+            for params, buffer, wait in self._started:
                 wait()
-                array = param.array
-                if mean.dtype != array.dtype or \
-                        type(mean) is not type(array):
-                    mean = backend.get_device_from_array(array).send(
-                        mean).astype(array.dtype, copy=False)
-                param.grad = mean
+                offset = 0
+                for param in params:
+                    array = param.array
+                    mean = buffer[offset:offset + array.size].reshape(
+                        array.shape)
+                    offset += array.size
+                    if mean.dtype != array.dtype or \
+                            type(mean) is not type(array):
+                        mean = backend.get_device_from_array(array).send(
+                            mean).astype(array.dtype, copy=False)
+                    param.grad = mean
         finally:
             self._reset()

@@ -23,10 +23,8 @@ class FlatCommunicator(mpi_communicator_base.MpiCommunicatorBase):
     def _buffer_module(self, arrays):
         return backend.get_array_module(*arrays)
 
-    def _start_sum(self, target, call, source=None):
-        return super()._start_sum(
-            _synchronized(target), call,
-            None if source is None else _synchronized(source))
+    def _start_sum(self, target, call):
+        return super()._start_sum(_synchronized(target), call)
 
     def _complete_broadcast(self, buffer, call):
         super()._complete_broadcast(_synchronized(buffer), call)

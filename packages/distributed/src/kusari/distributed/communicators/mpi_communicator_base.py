@@ -447,9 +447,9 @@ class MpiCommunicatorBase(_base.CommunicatorBase):
         if not entries:
             return lambda: None
         dtype = self._grad_dtype([g.dtype for g in grads])
-        buffer = _packing.pack(grads, self._buffers.take(
-            self._buffer_module(grads), sum(g.size for g in grads), dtype))
-        wait = self._start_grad_mean(buffer, call)
+        buffer = self._buffers.take(
+            self._buffer_module(grads), sum(g.size for g in grads), dtype)
+        wait = self._start_grad_mean(buffer, call, grads)
         params = [param for _, param in entries]
 
         def finish():
@@ -472,29 +472,27 @@ class MpiCommunicatorBase(_base.CommunicatorBase):
             return configured
         return numpy.result_type(numpy.float32, *dtypes)
 
-    def _start_sum(self, target, call, source=None):
-        """Start summing ``source`` over the ranks into ``target`` (flat
-        buffers of one dtype; ``source=None``: ``target`` in place);
-        return the function that waits for it."""
+    def _start_sum(self, target, call):
+        """Start summing the flat buffer ``target`` over the ranks in
+        place; return the function that waits for it."""
         MPI = _mpi()
-        if source is not None:
-            # MPICH's out-of-place sum costs more than this copy and an
-            # in-place one (1.5-2 ms more on 7 MB, two ranks).
-            backend.copyto(target, source)
         request = self.mpi_comm.Iallreduce(MPI.IN_PLACE, target, MPI.SUM)
         return lambda: self._complete(call, lambda: request)
 
-    def _start_grad_mean(self, target, call, source=None):
-        """Start averaging gradients, as :meth:`_start_sum` sums them, and
-        return the function that waits for the mean.
+    def _start_grad_mean(self, target, call, sources=None):
+        """Start averaging gradients over the ranks in the flat buffer
+        ``target``: ``sources`` packed into it one after another, or (None)
+        what it holds; return the function that waits for the mean.
 
         Each rank's share is divided by the number of ranks before the
-        sum: with ``source`` that is the one pass that also fills
-        ``target``.
+        sum, in the pass that packs it.
         """
-        xp = backend.get_array_module(target)
-        xp.multiply(target if source is None else source,
-                    target.dtype.type(1.0 / self._size), out=target)
+        scale = target.dtype.type(1.0 / self._size)
+        if sources is None:
+            xp = backend.get_array_module(target)
+            xp.multiply(target, scale, out=target)
+        else:
+            _packing.pack(sources, target, scale)
         return self._start_sum(target, call)
 
     def _complete_broadcast(self, buffer, call):

@@ -33,11 +33,11 @@ class NonCudaAwareCommunicator(mpi_communicator_base.MpiCommunicatorBase):
     def _buffer_module(self, arrays):
         return backend.get_array_module(*arrays)
 
-    def _start_sum(self, target, call, source=None):
+    def _start_sum(self, target, call):
         if isinstance(target, numpy.ndarray):
-            return super()._start_sum(target, call, source)
+            return super()._start_sum(target, call)
         host = _pinned_like(target)
-        (target if source is None else source).get(out=host)
+        target.get(out=host)
         wait = super()._start_sum(host, call)
 
         def finish():

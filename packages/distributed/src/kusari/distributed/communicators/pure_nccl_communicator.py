@@ -94,10 +94,9 @@ class PureNcclCommunicator(mpi_communicator_base.MpiCommunicatorBase):
         done = stream.record()
         return lambda: cupy.cuda.get_current_stream().wait_event(done)
 
-    def _start_sum(self, target, call, source=None):
-        source = target if source is None else source
+    def _start_sum(self, target, call):
         return self._on_stream(target, lambda comm, stream: comm.allReduce(
-            source.data.ptr, target.data.ptr, target.size,
+            target.data.ptr, target.data.ptr, target.size,
             self._nccl_type(target.dtype), self._nccl.NCCL_SUM, stream.ptr))
 
     def _complete_broadcast(self, buffer, call):
