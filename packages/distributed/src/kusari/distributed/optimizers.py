@@ -111,9 +111,9 @@ def create_multi_node_optimizer(actual_optimizer, communicator,
             that they take part (see
             :meth:`~CommunicatorBase.multi_node_mean_grad`).
         overlap (bool): Overlap the averaging with backward, as PyTorch's
-            DistributedDataParallel does: each parameter's gradient
-            starts its (nonblocking) reduction as soon as backward has
-            made it final, and the update waits for them all; the
+            DistributedDataParallel does: each bucket of layers starts
+            its (nonblocking) reduction as soon as backward has made its
+            gradients final, and the update waits for them all; the
             results are those of averaging after backward. Default: on
             where the communicator can (those of
             :func:`create_communicator`), unless ``double_buffering`` or
