@@ -1,19 +1,22 @@
 """The MLP workload on two MPI processes against one process: samples/s,
-and the share of the step spent averaging the gradients.
+and the share of the step spent waiting for the averaged gradients.
 
 mlp.py's model, loss and Adam; each process trains on its own batch of
 ``MLP_BATCH`` (so two processes do twice the samples per step), its
 optimizer wrapped by ``chainermn.create_multi_node_optimizer`` (the naive
-communicator: one allreduce of all 1.8 M gradients per step). Every
-process, and the single one, runs one BLAS thread. Rounds alternate the
-single process and the two-process job, so load on the machine touches
-both alike::
+communicator), once averaging during backward (the default: each
+parameter's reduction starts as soon as its gradient is final) and once
+after it (``overlap=False``: one allreduce of all 1.8 M gradients packed
+into one buffer). Every process, and the single one, runs one BLAS
+thread. Rounds alternate the single process and the two two-process
+jobs, so load on the machine touches all alike::
 
     python bench/mlp_mpi.py [--quick] [--rounds N]
 
-prints one JSON line: the medians of samples/s of each, their ratio, and
-the share of the two-process step spent in ``multi_node_mean_grad``
-(which includes waiting for the slower process).
+prints one JSON line: the medians of samples/s of each, their ratios to
+the single process, the share of the two-process step spent in the
+multi-node optimizer's update beyond the wrapped optimizer's (waiting for
+the averaging), and the 1-minute load average before each round.
 """
 import argparse
 import json
@@ -33,31 +36,33 @@ ONE_THREAD = dict.fromkeys(
     ('OMP_NUM_THREADS', 'MKL_NUM_THREADS', 'OPENBLAS_NUM_THREADS'), '1')
 
 
-def worker(quick, distributed):
-    """Time training steps; print samples/s (and the allreduce share)."""
+def worker(quick, mode):
+    """Time training steps; print samples/s (and the averaging share).
+    ``mode``: ``'single'``, ``'overlap'`` or ``'blocking'``."""
     import chainer
     import mlp
 
     model, optimizer, loss_of = mlp.setup()
     rounds, seconds = ((QUICK_ROUNDS, QUICK_ROUND_SECONDS) if quick
                        else (ROUNDS, ROUND_SECONDS))
-    in_mean_grad = [0.0]
+    in_averaging = [0.0]
     size, rank, comm = 1, 0, None
-    if distributed:
+    if mode != 'single':
         import chainermn
         comm = chainermn.create_communicator('naive')
         size, rank = comm.size, comm.rank
-        mean_grad = comm.multi_node_mean_grad
-
-        def timed_mean_grad(*args, **kwargs):
-            start = time.perf_counter()
-            mean_grad(*args, **kwargs)
-            in_mean_grad[0] += time.perf_counter() - start
-
-        comm.multi_node_mean_grad = timed_mean_grad
         optimizer = chainermn.create_multi_node_optimizer(
-            chainer.optimizers.Adam(), comm)
+            chainer.optimizers.Adam(), comm, overlap=mode == 'overlap')
         optimizer.setup(model)
+        actual_update = optimizer.actual_optimizer.update
+
+        def timed_actual_update(*args, **kwargs):
+            start = time.perf_counter()
+            actual_update(*args, **kwargs)
+            in_averaging[0] -= time.perf_counter() - start
+
+        # (Set on the wrapped optimizer: the multi-node one calls it.)
+        optimizer.actual_optimizer.update = timed_actual_update
     x, t = classification_batch(MLP_BATCH, MLP_UNITS[:1])
 
     def steps(count):
@@ -66,7 +71,9 @@ def worker(quick, distributed):
             loss = loss_of(x, t)
             model.cleargrads()
             loss.backward()
+            before = time.perf_counter()
             optimizer.update()
+            in_averaging[0] += time.perf_counter() - before
         return time.perf_counter() - start
 
     steps(2)
@@ -77,10 +84,10 @@ def worker(quick, distributed):
     for _ in range(rounds):
         if comm is not None:
             comm.allgather_obj(None)
-        in_mean_grad[0] = 0.0
+        in_averaging[0] = 0.0
         elapsed = steps(reps)
         rates.append(size * MLP_BATCH * reps / elapsed)
-        shares.append(in_mean_grad[0] / elapsed)
+        shares.append(in_averaging[0] / elapsed)
     if rank == 0:
         print(json.dumps({'processes': size,
                           'samples_per_s': statistics.median(rates),
@@ -89,42 +96,55 @@ def worker(quick, distributed):
 
 def _run(command):
     env = dict(os.environ, **ONE_THREAD)
+    load = os.getloadavg()[0]
     done = subprocess.run(command, capture_output=True, text=True, env=env,
                           cwd=HERE, timeout=600)
     if done.returncode:
         sys.exit(f'{" ".join(map(str, command))} failed:\n{done.stderr}')
-    return json.loads(done.stdout.strip().splitlines()[-1])
+    result = json.loads(done.stdout.strip().splitlines()[-1])
+    result['load_average'] = load
+    return result
 
 
 def main():
     parser = argparse.ArgumentParser(description=__doc__.split('\n')[0])
     parser.add_argument('--quick', action='store_true')
     parser.add_argument('--rounds', type=int, default=3,
-                        help='alternations of the two runs')
-    parser.add_argument('--worker', choices=('single', 'mpi'),
+                        help='alternations of the three runs')
+    parser.add_argument('--worker', choices=('single', 'overlap',
+                                             'blocking'),
                         help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.worker:
-        worker(args.quick, args.worker == 'mpi')
+        worker(args.quick, args.worker)
         return
     script = [str(Path(__file__).resolve())] + (
         ['--quick'] if args.quick else [])
     mpiexec = Path(sys.executable).parent / 'mpiexec'
-    single, double = [], []
+    runs = {'single': [], 'overlap': [], 'blocking': []}
     for _ in range(1 if args.quick else args.rounds):
-        single.append(_run([sys.executable, *script, '--worker',
-                            'single']))
-        double.append(_run([str(mpiexec), '-n', '2', sys.executable,
-                            *script, '--worker', 'mpi']))
-    one = statistics.median(r['samples_per_s'] for r in single)
-    two = statistics.median(r['samples_per_s'] for r in double)
+        for mode, results in runs.items():
+            launcher = [] if mode == 'single' else [str(mpiexec), '-n', '2']
+            results.append(_run([*launcher, sys.executable, *script,
+                                 '--worker', mode]))
+
+    def median(mode, key='samples_per_s'):
+        return statistics.median(r[key] for r in runs[mode])
+
+    one = median('single')
     import chainer
     report(chainer_measured(chainer), 'mlp_mpi',
-           one_process_samples_per_s=one, two_processes_samples_per_s=two,
-           speedup=two / one,
-           allreduce_share=statistics.median(
-               r['allreduce_share'] for r in double),
-           load_average=os.getloadavg()[0])
+           one_process_samples_per_s=one,
+           two_processes_samples_per_s=median('overlap'),
+           speedup=median('overlap') / one,
+           allreduce_share=median('overlap', 'allreduce_share'),
+           two_processes_blocking_samples_per_s=median('blocking'),
+           speedup_blocking=median('blocking') / one,
+           allreduce_share_blocking=median('blocking', 'allreduce_share'),
+           rounds=[{mode: (round(results[i]['samples_per_s']),
+                           round(results[i]['load_average'], 2))
+                    for mode, results in runs.items()}
+                   for i in range(len(runs['single']))])
 
 
 if __name__ == '__main__':

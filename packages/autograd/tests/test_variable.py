@@ -562,3 +562,83 @@ def test_copies_of_an_uninitialized_parameter_share_its_array():
     w = copy.copy(z)
     w.initialize((2,))
     assert z.array is w.array
+
+
+# -- post-accumulate gradient hooks ----------------------------------
+
+
+def _chain(seed=0):
+    """x -> W1 -> tanh -> W2 -> sum: parameters W1, W2 (leaves)."""
+    rng = numpy.random.RandomState(seed)
+    w1 = Parameter(rng.randn(3, 4).astype(numpy.float32), name='W1')
+    w2 = Parameter(rng.randn(2, 3).astype(numpy.float32), name='W2')
+    x = Variable(rng.randn(5, 4).astype(numpy.float32), requires_grad=False)
+    return w1, w2, lambda: F.sum(F.linear(F.tanh(F.linear(x, w1)), w2))
+
+
+def test_post_accumulate_hook_runs_once_its_gradient_is_final():
+    from kusari.autograd.function_hook import FunctionHook
+    w1, w2, loss = _chain()
+    events = []
+
+    class Backwards(FunctionHook):
+        def backward_postprocess(self, function, in_data, out_grad):
+            events.append(function.label)
+
+    def hook(name):
+        return lambda var: events.append((name, var.grad.copy()))
+    handles = [w1.register_post_accumulate_grad_hook(hook('W1')),
+               w2.register_post_accumulate_grad_hook(hook('W2'))]
+    try:
+        with Backwards():
+            loss().backward()
+    finally:
+        for handle in handles:
+            handle.remove()
+    # W2's hook runs right after the backward that made its gradient,
+    # before the pass goes on to tanh and the first linear.
+    names = [e if isinstance(e, str) else e[0] for e in events]
+    assert names == ['Sum', 'LinearFunction', 'W2', 'Tanh',
+                     'LinearFunction', 'W1'], names
+    numpy.testing.assert_array_equal(events[2][1], w2.grad)
+    numpy.testing.assert_array_equal(events[5][1], w1.grad)
+
+
+def test_post_accumulate_hook_waits_for_every_use_and_accumulates():
+    w = Parameter(f32([[1., 2.], [3., 4.]]))
+    x = Variable(f32([[1., -1.]]), requires_grad=False)
+    seen = []
+    handle = w.register_post_accumulate_grad_hook(
+        lambda var: seen.append(var.grad.copy()))
+    try:
+        # W is used by two functions, the first far from the loss.
+        y = F.linear(F.linear(x, w), w)
+        F.sum(y).backward()
+        once = w.grad.copy()
+        F.sum(F.linear(F.linear(x, w), w)).backward()  # not cleared
+    finally:
+        handle.remove()
+    reference = Variable(w.array.copy())
+    F.sum(F.linear(F.linear(x, reference), reference)).backward()
+    assert len(seen) == 2
+    numpy.testing.assert_allclose(seen[0], reference.grad)
+    numpy.testing.assert_allclose(seen[1], 2 * once)
+    handle.remove()  # a second remove does nothing
+    F.sum(F.linear(x, w)).backward()
+    assert len(seen) == 2
+
+
+def test_post_accumulate_hook_not_run_by_grad_and_checks_callable():
+    w1, w2, loss = _chain()
+    seen = []
+    handle = w1.register_post_accumulate_grad_hook(seen.append)
+    try:
+        from kusari.autograd import grad
+        grad([loss()], [w1, w2])
+        assert seen == []
+        loss().backward()
+        assert seen == [w1]
+    finally:
+        handle.remove()
+    with pytest.raises(TypeError, match='callable'):
+        w1.register_post_accumulate_grad_hook(None)

@@ -26,6 +26,7 @@ from kusari.links import Chain
 from kusari.links import layers as L
 from kusari.training import StandardUpdater
 from kusari.training import Trainer
+from kusari.training import extension
 from kusari.training import extensions
 from kusari.training import optimizers
 
@@ -206,9 +207,15 @@ def check_configuration(comm):
 @check()
 def check_create_communicator(comm):
     from kusari.distributed.communicators import (
-        FlatCommunicator, NaiveCommunicator)
-    assert isinstance(kd.create_communicator('naive'), NaiveCommunicator)
-    assert isinstance(kd.create_communicator('flat'), FlatCommunicator)
+        DummyCommunicator, FlatCommunicator, NaiveCommunicator,
+        NonCudaAwareCommunicator)
+    for name, kind in (('naive', NaiveCommunicator),
+                       ('flat', FlatCommunicator),
+                       ('non_cuda_aware', NonCudaAwareCommunicator),
+                       ('dummy', DummyCommunicator)):
+        made = kd.create_communicator(name, batched_copy=True)
+        assert type(made) is kind, (name, made)
+        assert made.allreduce_obj(1) == comm.size  # they all communicate
     assert isinstance(comm, kd.CommunicatorBase)
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter('always')
@@ -231,12 +238,12 @@ def _model_with_grads(comm, seed_offset=0):
 
 @check()
 def check_mean_grad_packs_one_message(comm):
-    for name in ('naive', 'flat'):
+    for name in ('naive', 'flat', 'non_cuda_aware'):
         communicator = kd.create_communicator(name)
         sums = []
         start_sum = communicator._start_sum
-        communicator._start_sum = lambda buffer, call: (
-            sums.append(buffer.size) or start_sum(buffer, call))
+        communicator._start_sum = lambda target, call: (
+            sums.append(target.size) or start_sum(target, call))
         model = _model_with_grads(comm)
         communicator.multi_node_mean_grad(model)
         mean = (comm.size - 1) / 2
@@ -266,6 +273,31 @@ def check_mean_grad_packs_one_message(comm):
 
 
 @check()
+def check_dummy_leaves_gradients(comm):
+    dummy = kd.create_communicator('dummy')
+    model = _model_with_grads(comm, seed_offset=1)
+    dummy.multi_node_mean_grad(model)
+    for path, param in model.namedparams():
+        assert_allclose(param.grad, comm.rank + 1, err_msg=path)
+    # Only the gradients stay local: parameters are broadcast.
+    model = MLP(seed=comm.rank)
+    dummy.bcast_data(model)
+    assert_same_params(model, MLP(seed=0), rtol=0, atol=0)
+    # Training with it is every process training alone.
+    x, t = classification_data(4, seed=comm.rank)
+    optimizer = kd.create_multi_node_optimizer(optimizers.SGD(lr=0.5),
+                                               dummy)
+    optimizer.setup(model)
+    alone = MLP(seed=0)
+    alone_optimizer = optimizers.SGD(lr=0.5)
+    alone_optimizer.setup(alone)
+    for _ in range(2):
+        optimizer.update(loss_of(model), x, t)
+        alone_optimizer.update(loss_of(alone), x, t)
+    assert_same_params(model, alone, rtol=0, atol=0)
+
+
+@check()
 def check_shapes_differing_across_ranks(comm):
     model = MLP(seed=0, n_hidden=4 + (comm.rank == comm.size - 1))
     optimizer = kd.create_multi_node_optimizer(optimizers.SGD(), comm)
@@ -282,7 +314,7 @@ def check_bcast_data(comm):
 
 
 def _scattered_training(comm, actual_optimizer, double_buffering=False,
-                        batch=4):
+                        batch=4, overlap=None):
     """A model and multi-node optimizer on scattered shares, a copy of its
     starting point, and the function giving step ``i``'s batch: this
     process's, and the concatenation of every process's."""
@@ -292,7 +324,8 @@ def _scattered_training(comm, actual_optimizer, double_buffering=False,
         TupleDataset(x, t) if comm.rank == 0 else None, comm)
     model = MLP(seed=10 + comm.rank)
     optimizer = kd.create_multi_node_optimizer(
-        actual_optimizer, comm, double_buffering=double_buffering)
+        actual_optimizer, comm, double_buffering=double_buffering,
+        overlap=overlap)
     optimizer.setup(model)
     iterator = SerialIterator(share, batch, shuffle=False)
 
@@ -308,9 +341,13 @@ def _scattered_training(comm, actual_optimizer, double_buffering=False,
 
 @check()
 def check_equivalence_with_one_process(comm):
-    for actual in (optimizers.MomentumSGD(lr=0.1), optimizers.Adam()):
+    non_cuda_aware = kd.create_communicator('non_cuda_aware')
+    for actual, communicator in (
+            (optimizers.MomentumSGD(lr=0.1), comm),
+            (optimizers.Adam(), comm),
+            (optimizers.Adam(), non_cuda_aware)):
         model, optimizer, reference, batches = _scattered_training(
-            comm, copy.deepcopy(actual))
+            communicator, copy.deepcopy(actual))
         reference_optimizer = actual
         reference_optimizer.setup(reference)
         for step in range(3):
@@ -319,6 +356,80 @@ def check_equivalence_with_one_process(comm):
             reference_optimizer.update(loss_of(reference), *everyone)
         assert_same_params(model, reference)
         assert not numpy.allclose(model.l1.W.array, MLP(seed=10).l1.W.array)
+
+
+def _train_both_ways(comm, step):
+    """The parameters after three ``step(model, optimizer, batch)`` of
+    Adam, averaging after backward (False) and during it (True)."""
+    results = {}
+    for overlap in (False, True):
+        model, optimizer, _, batches = _scattered_training(
+            comm, optimizers.Adam(), overlap=overlap)
+        assert (optimizer._overlap is not None) == overlap
+        for i in range(3):
+            step(model, optimizer, batches(i)[0])
+        results[overlap] = params_of(model)
+    return results
+
+
+@check()
+def check_backward_overlap(comm):
+    # Bit for bit the blocking path's results: one backward per update,
+    # and two (gradients accumulated) where the overlap falls back.
+    def one(model, optimizer, batch):
+        optimizer.update(loss_of(model), *batch)
+
+    def two(model, optimizer, batch):
+        model.cleargrads()
+        for half in (slice(None, 2), slice(2, None)):
+            loss_of(model)(*[part[half] for part in batch]).backward()
+        optimizer.update()
+
+    for step in (one, two):
+        results = _train_both_ways(comm, step)
+        for path, value in results[True].items():
+            assert_allclose(value, results[False][path], rtol=0, atol=0,
+                            err_msg=f'{step.__name__}: {path}')
+    # Buckets are whole layers, from the last, of BUCKET_ELEMENTS or more
+    # (MLP's layers hold 24 and 15 elements) ...
+    from kusari.distributed.communicators import _overlap
+    model = MLP(seed=0)
+    buckets = [[p.name for p in bucket] for bucket in _overlap._buckets(model)]
+    assert buckets == [['b', 'W', 'b', 'W']], buckets
+    elements, _overlap.BUCKET_ELEMENTS = _overlap.BUCKET_ELEMENTS, 15
+    try:
+        assert [[p.shape for p in bucket]
+                for bucket in _overlap._buckets(model)] == [
+            [(3,), (3, 4)], [(4,), (4, 5)]]
+        # ... and start in backward, the last layer's before the first
+        # layer's gradients exist; the update waits for them.
+        model, optimizer, _, batches = _scattered_training(
+            comm, optimizers.SGD(lr=1.0), overlap=True)
+    finally:
+        _overlap.BUCKET_ELEMENTS = elements
+    started = []
+    start = comm._start_grad_mean
+    comm._start_grad_mean = lambda target, call, sources=None: (
+        started.append((target.size, model.l1.W.grad is None)) or
+        start(target, call, sources))
+    try:
+        model.cleargrads()
+        loss_of(model)(*batches(0)[0]).backward()
+        assert started == [(15, True), (24, False)], started
+        local = {path: p.grad.copy() for path, p in model.namedparams()}
+        before = params_of(model)
+        optimizer.update()
+    finally:
+        del comm._start_grad_mean
+    for path, value in params_of(model).items():
+        mean = comm.allreduce(local[path]) / comm.size
+        assert_allclose(before[path] - value, mean, rtol=1e-6, atol=1e-7,
+                        err_msg=path)
+    raises(ValueError, lambda: kd.create_multi_node_optimizer(
+        optimizers.SGD(), comm, zero_fill=False, overlap=True),
+        'zero_fill=False')
+    assert kd.create_multi_node_optimizer(
+        optimizers.SGD(), comm, double_buffering=True).overlap is False
 
 
 @check()
@@ -494,7 +605,7 @@ def check_allreduce_persistent(comm):
     assert model.bn.N == comm.rank  # integers are left alone
 
 
-def _trainer(comm, out, iterations=4):
+def _trainer(comm, out, iterations=4, stop_trigger=None):
     x, t = classification_data(8 * comm.size)
     share = kd.scatter_dataset(TupleDataset(x, t) if comm.rank == 0
                                else None, comm)
@@ -502,7 +613,89 @@ def _trainer(comm, out, iterations=4):
     optimizer = kd.create_multi_node_optimizer(optimizers.SGD(), comm)
     optimizer.setup(model)
     updater = StandardUpdater(SerialIterator(share, 4), optimizer)
-    return Trainer(updater, (iterations, 'iteration'), out=out), model
+    return Trainer(updater, stop_trigger or (iterations, 'iteration'),
+                   out=out), model
+
+
+def _report(key, value_at):
+    """An extension writing ``value_at(iteration)`` into the observation
+    as ``key`` before the other extensions read it."""
+    def write(trainer):
+        trainer.observation[key] = value_at(trainer.updater.iteration)
+    return extension.make_extension(
+        priority=extension.PRIORITY_WRITER)(write)
+
+
+def _recorder(keys):
+    """An extension recording, each iteration, the observation's values
+    of ``keys`` (None where absent), and the list it appends them to."""
+    seen = []
+
+    def record(trainer):
+        seen.append(tuple(trainer.observation.get(k) for k in keys))
+    return extension.make_extension(
+        priority=extension.PRIORITY_READER)(record), seen
+
+
+@check()
+def check_observation_aggregator(comm):
+    trainer, _ = _trainer(comm, tempfile.mkdtemp())
+    trainer.extend(_report('value', lambda i: 10.0 * comm.rank + i))
+    trainer.extend(kd.extensions.ObservationAggregator(
+        comm, 'value', 'value/mean', comm_trigger=(2, 'iteration')))
+    trainer.extend(kd.extensions.ObservationAggregator(
+        comm, 'value', 'value/lengths', comm_trigger=(2, 'iteration'),
+        aggregator=lambda histories: [len(h) for h in histories]),
+        name='lengths')
+    # The default key replaces the value, a Variable by one on the host.
+    trainer.extend(kd.extensions.ObservationAggregator(comm, 'main/loss'),
+                   name='loss')
+    losses = []
+    trainer.extend(extension.make_extension(
+        priority=extension.PRIORITY_WRITER + 1)(
+            lambda t: losses.append(float(t.observation['main/loss'].array))),
+        name='local_loss')
+    recorder, seen = _recorder(('value/mean', 'value/lengths', 'main/loss'))
+    trainer.extend(recorder)
+    trainer.run()
+    ranks = 10.0 * (comm.size - 1) / 2
+    assert [m for m, _, _ in seen] == [None, ranks + 1.5, None, ranks + 3.5]
+    assert [n for _, n, _ in seen] == [None, [2] * comm.size, None,
+                                       [2] * comm.size]
+    everyone = comm.allgather_obj(losses)
+    for step, (_, _, loss) in enumerate(seen):
+        assert isinstance(loss, Variable) and loss.creator is None
+        assert_allclose(loss.array, numpy.mean([e[step] for e in everyone]),
+                        rtol=1e-6)
+
+
+@check()
+def check_multi_node_early_stopping_trigger(comm):
+    # Rank 0's loss improves at every check; the mean over the ranks is
+    # best at iteration 2 and not better twice after: patience 2 stops
+    # every rank after iteration 4.
+    means = {1: 3.0, 2: 2.0, 3: 2.5, 4: 2.5, 5: 2.5, 6: 2.5}
+
+    def loss_at(iteration):
+        if comm.rank == 0:
+            return 10.0 - iteration
+        rest = comm.size * means[iteration] - (10.0 - iteration)
+        return rest / (comm.size - 1)
+
+    stop = kd.extensions.MultiNodeEarlyStoppingTrigger(
+        comm, check_trigger=(1, 'iteration'), monitor='main/loss',
+        patients=2, max_trigger=(6, 'iteration'))
+    assert stop.get_training_length() == (6, 'iteration')
+    trainer, _ = _trainer(comm, tempfile.mkdtemp(), stop_trigger=stop)
+    trainer.extend(_report('main/loss', loss_at))
+    recorder, seen = _recorder(('main/loss',))
+    trainer.extend(recorder)
+    trainer.run()
+    assert trainer.updater.iteration == 4
+    assert [v for v, in seen] == [loss_at(i) for i in range(1, 5)]
+    assert 'main/loss_aggregated' in trainer.observation
+    raises(TypeError, lambda: kd.extensions.MultiNodeEarlyStoppingTrigger(
+        comm, patience=2, patients=2), 'patience')
 
 
 @check()
@@ -729,6 +922,31 @@ def check_gpu_arrays(comm):
     comm.multi_node_mean_grad(model)
     assert_allclose(model.l1.W.grad.get(), (comm.size - 1) / 2)
     assert_same_params(model.copy().to_cpu(), MLP(seed=0), atol=1e-6)
+
+
+@gpu_check
+def check_non_cuda_aware_on_gpu(comm):
+    cupy = _use_gpu(comm)
+    staged = kd.create_communicator('non_cuda_aware')
+    model = MLP(seed=comm.rank)
+    model.to_gpu()
+    staged.bcast_data(model)
+    assert_same_params(model.copy().to_cpu(), MLP(seed=0), atol=0)
+    from kusari.distributed.communicators import \
+        non_cuda_aware_communicator as module
+    staging, pinned_like = [], module._pinned_like
+    module._pinned_like = lambda array: (
+        staging.append(array.size) or pinned_like(array))
+    try:
+        for param in model.params():
+            param.grad = cupy.full_like(param.array, comm.rank)
+        staged.multi_node_mean_grad(model)
+    finally:
+        module._pinned_like = pinned_like
+    assert staging == [model.count_params()], staging
+    for param in model.params():
+        assert isinstance(param.grad, cupy.ndarray)
+        assert_allclose(param.grad.get(), (comm.size - 1) / 2)
 
 
 @gpu_check

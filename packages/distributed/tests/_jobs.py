@@ -25,8 +25,9 @@ def environment(**extra):
     return env
 
 
-def run(n, arguments, timeout=JOB_TIMEOUT, env=None):
-    """Run ``mpiexec -n n python ARGUMENTS``; the completed process.
+def run(n, arguments, timeout=JOB_TIMEOUT, env=None, options=()):
+    """Run ``mpiexec [OPTIONS] -n n python ARGUMENTS``; the completed
+    process.
 
     A job still running after ``timeout`` seconds is killed, and the test
     fails with what it printed.
@@ -34,7 +35,7 @@ def run(n, arguments, timeout=JOB_TIMEOUT, env=None):
     if not MPIEXEC.exists():
         pytest.fail(f'{MPIEXEC} is missing: the mpich wheel should install '
                     f'it beside the interpreter')
-    command = [str(MPIEXEC), '-launcher', 'fork', '-n', str(n),
+    command = [str(MPIEXEC), '-launcher', 'fork', *options, '-n', str(n),
                sys.executable, *map(str, arguments)]
     process = subprocess.Popen(
         command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,

@@ -16,6 +16,11 @@ def test_naive_communicator_on_gpu_arrays():
     _assert_passes('gpu_arrays')
 
 
+@pytest.mark.gpu
+def test_non_cuda_aware_stages_one_buffer_through_the_host():
+    _assert_passes('non_cuda_aware_on_gpu')
+
+
 @pytest.mark.multi_gpu
 def test_pure_nccl_averages_on_the_gpus():
     _assert_passes('pure_nccl')

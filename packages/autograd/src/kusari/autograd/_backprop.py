@@ -23,6 +23,7 @@ _global_config = _state.global_config
 _hook_state = _state.function_hooks
 _check_finite = _state.check_finite
 _targets_only = _state.targets_only
+_post_accumulate_hooks = _state.post_accumulate_grad_hooks
 
 
 def backward_from_variable(var, retain_grad, enable_double_backprop,
@@ -92,10 +93,17 @@ def backward(outputs, grad_outputs=None, *, retain_grad=False,
         for (y, start), gy in zip(starts, grad_outputs):
             if start is y._grad_var:
                 y._grad_var = gy
-    leaf_grads = _traverse(outputs, grad_outputs, retain_grad,
-                           enable_double_backprop, stop_nodes=None)
-    _store_leaf_grads(leaf_grads, grad_outputs, enable_double_backprop,
-                      loss_scale)
+    hooked = _post_accumulate_hooks if _post_accumulate_hooks else None
+    store = _leaf_store(grad_outputs, enable_double_backprop, loss_scale,
+                        hooked)
+    leaf_grads = _traverse(
+        outputs, grad_outputs, retain_grad, enable_double_backprop,
+        stop_nodes=None,
+        release=None if hooked is None
+        else (_consumer_counts(outputs, hooked), store))
+    with using_config('enable_backprop', enable_double_backprop):
+        for node, g in leaf_grads.items():
+            store(node, g)
     if not retain_grad:
         # Dropped as those of the other intermediate Variables are.
         for y, _ in starts:
@@ -190,10 +198,14 @@ def _initial_grads(caller, outputs, grad_outputs, loss_scale):
 
 
 def _traverse(outputs, grad_outputs, retain_grad, enable_double_backprop,
-              stop_nodes, initial=None):
+              stop_nodes, initial=None, release=None):
     """Run every reachable backward; return the gradients left at the
     boundary: leaves (``backward``), or ``stop_nodes`` (``grad``).
-    ``initial``: gradients some nodes start from (node -> Variable)."""
+    ``initial``: gradients some nodes start from (node -> Variable).
+    ``release``: ``(counts, store)``, where ``counts`` maps some leaves to
+    the number of function inputs they are: once that many backwards ran,
+    the leaf's gradient is final, and is handed to ``store(node, grad)``
+    at once instead of being returned."""
     # The gradients this pass alone holds (the sums it made, and those
     # handed over), by id, with the node whose entry of grads each is:
     # later contributions to that node are added to it in place. Once out
@@ -205,13 +217,14 @@ def _traverse(outputs, grad_outputs, retain_grad, enable_double_backprop,
     _pass.owned = owned
     try:
         return _walk(outputs, grad_outputs, retain_grad,
-                     enable_double_backprop, stop_nodes, owned, initial)
+                     enable_double_backprop, stop_nodes, owned, initial,
+                     release)
     finally:
         _pass.owned = outer
 
 
 def _walk(outputs, grad_outputs, retain_grad, enable_double_backprop,
-          stop_nodes, owned, initial):
+          stop_nodes, owned, initial, release):
     """:func:`_traverse` with the pass's ``owned`` dict (None: record)."""
     grads = dict(initial) if initial else {}
     heap = []
@@ -287,6 +300,8 @@ def _walk(outputs, grad_outputs, retain_grad, enable_double_backprop,
                         creator.rank >= min_rank:
                     pushed.add(creator)
                     push(heap, (-creator.rank, len(pushed), creator))
+            if release is not None:
+                _release_final(in_nodes, targets, grads, *release)
     if stop_nodes is not None:
         # A stop node reached but never a function output: a leaf.
         for n in stop_nodes:
@@ -400,30 +415,73 @@ def _raise_grad_mismatch(func, index, node, gx):
         f'(input {index})\ngrad: {got} != data: {expected}'))
 
 
-def _store_leaf_grads(grads, grad_outputs, enable_double_backprop,
-                      loss_scale):
-    """Accumulate gradients into the leaves' Variables, and note on each
-    the ``loss_scale`` they carry (an update rule divides by it).
+def _leaf_store(grad_outputs, enable_double_backprop, loss_scale, hooked):
+    """The function ``store(node, grad)`` that accumulates a backward
+    pass's gradient of a leaf into its Variable, notes there the
+    ``loss_scale`` it carries (an update rule divides by it), and calls
+    the leaf's post-accumulate hooks (``hooked``: node -> hooks, or None
+    for none); run inside the pass's ``enable_backprop`` configuration.
 
     One gradient array may reach several leaves (``y = a + b`` passes its
     gradient through unchanged); each leaf gets its own copy so that an
     in-place update of one gradient never changes another.
     """
     held = {id(g._array) for g in grad_outputs}
-    with using_config('enable_backprop', enable_double_backprop):
-        for node, g in grads.items():
-            var = node._variable()
-            if var is None:
-                continue
-            var._loss_scale = loss_scale
-            if var._grad_var is g:
-                continue
+
+    def store(node, g):
+        var = node._variable()
+        if var is None:
+            return
+        var._loss_scale = loss_scale
+        if var._grad_var is not g:
             if id(g._array) in held:
                 g = sum_gradients(g) if enable_double_backprop else \
                     _bare(g._array.copy(), True)
             held.add(id(g._array))
             old = var._grad_var
             var._grad_var = g if old is None else sum_gradients(old, g)
+        if hooked is not None:
+            for hook in list(hooked.get(node, ())):
+                hook(var)
+    return store
+
+
+def _consumer_counts(outputs, hooked):
+    """For each leaf with post-accumulate hooks in the graph behind
+    ``outputs``: the number of function inputs it is."""
+    counts = {}
+    funcs = [y.creator_node for y in outputs
+             if y.node._requires_grad and y.creator_node is not None]
+    seen = set(funcs)
+    while funcs:
+        for node in funcs.pop().inputs:
+            if not node._requires_grad:
+                continue
+            creator = node.creator_node
+            if creator is None:
+                if node in hooked:
+                    counts[node] = counts.get(node, 0) + 1
+            elif creator not in seen:
+                seen.add(creator)
+                funcs.append(creator)
+    return counts
+
+
+def _release_final(in_nodes, targets, grads, counts, store):
+    """After a backward: hand each leaf among the inputs ``targets``
+    whose last consumer that was to ``store``."""
+    for i in targets:
+        node = in_nodes[i]
+        count = counts.get(node)
+        if count is None:
+            continue
+        if count > 1:
+            counts[node] = count - 1
+            continue
+        del counts[node]
+        g = grads.pop(node, None)
+        if g is not None:
+            store(node, g)
 
 
 # Variable.backward and grad, defined below this module, start it here.

@@ -7,6 +7,7 @@ which gradients it alone holds. That state lives here, with the two checks
 both make, so that neither module reaches into the other's private names.
 """
 import threading
+import weakref
 
 from kusari.array import backend
 from kusari.array import configuration
@@ -24,6 +25,12 @@ function_hooks = threading.local()
 # VariableNode`` of the gradients it alone holds (None while it records a
 # graph, absent outside a pass); see kusari.autograd.accumulation.
 backward_pass = threading.local()
+
+# The hooks a backward pass calls once it has accumulated a leaf's
+# gradient: VariableNode -> list of callables taking the Variable (see
+# Variable.register_post_accumulate_grad_hook). Empty, a pass does no work
+# for them.
+post_accumulate_grad_hooks = weakref.WeakKeyDictionary()
 
 # The two ways into the backward traversal, ``Variable.backward`` and
 # ``grad``, are defined below it (the traversal applies FunctionNodes and

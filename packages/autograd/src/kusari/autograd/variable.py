@@ -481,6 +481,27 @@ class Variable:
         _state.backward_from_variable(
             self, retain_grad, enable_double_backprop, loss_scale)
 
+    def register_post_accumulate_grad_hook(self, hook):
+        """Call ``hook(variable)`` in every :meth:`backward` (and
+        :func:`~kusari.autograd.backward`) pass that reaches this leaf,
+        as soon as the pass has accumulated its gradient into ``grad``:
+        after the last function using the variable has run its backward,
+        while the pass goes on with the others (a multi-node optimizer
+        starts averaging the gradient there). :func:`grad` calls no hooks.
+
+        The hook must not change the gradient array in place: the pass
+        may still be reading it. It may replace ``grad``.
+
+        Returns:
+            A handle whose ``remove()`` unregisters the hook.
+        """
+        if not callable(hook):
+            raise TypeError(f'register_post_accumulate_grad_hook: hook must '
+                            f'be callable, got {type(hook).__name__}')
+        hooks = _state.post_accumulate_grad_hooks.setdefault(self.node, [])
+        hooks.append(hook)
+        return _HookHandle(self.node, hook)
+
     # -- devices -------------------------------------------------------
 
     def to_device(self, device):
@@ -597,6 +618,25 @@ def _rebuild_variable(cls, array, name, grad, requires_grad):
     Variable.__init__(var, array, name=name, grad=grad,
                       requires_grad=requires_grad)
     return var
+
+
+class _HookHandle:
+    """What ``register_post_accumulate_grad_hook`` returns."""
+
+    def __init__(self, node, hook):
+        self._node = weakref.ref(node)
+        self._hook = hook
+
+    def remove(self):
+        """Unregister the hook (nothing happens the second time)."""
+        node = self._node()
+        hooks = None if node is None else \
+            _state.post_accumulate_grad_hooks.get(node)
+        if hooks is None or self._hook not in hooks:
+            return
+        hooks.remove(self._hook)
+        if not hooks:
+            del _state.post_accumulate_grad_hooks[node]
 
 
 class Parameter(Variable):

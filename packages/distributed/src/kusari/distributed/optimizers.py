@@ -1,5 +1,6 @@
 """Multi-node optimizers: an optimizer whose update first averages the
 gradients over all processes."""
+from kusari.distributed.communicators import _overlap
 
 
 def _layout(link):
@@ -13,16 +14,19 @@ class _MultiNodeOptimizer:
     as on it."""
 
     _own = frozenset({'actual_optimizer', 'communicator', 'zero_fill',
-                      'double_buffering', '_synced_layout', '_pending'})
+                      'double_buffering', 'overlap', '_synced_layout',
+                      '_pending', '_overlap'})
 
     def __init__(self, actual_optimizer, communicator, double_buffering,
-                 zero_fill):
+                 zero_fill, overlap):
         self.actual_optimizer = actual_optimizer
         self.communicator = communicator
         self.double_buffering = double_buffering
         self.zero_fill = zero_fill
+        self.overlap = overlap
         self._synced_layout = None
         self._pending = None
+        self._overlap = None
         if actual_optimizer.target is not None:
             self._synchronize(actual_optimizer.target)
 
@@ -45,9 +49,14 @@ class _MultiNodeOptimizer:
         return self
 
     def _synchronize(self, link):
+        if self._overlap is not None:
+            self._overlap.close()
+            self._overlap = None
         self.communicator.bcast_data(link)
         self._synced_layout = _layout(link)
         self._pending = None
+        if self.overlap:
+            self._overlap = _overlap.BackwardOverlap(self.communicator, link)
 
     def update(self, lossfun=None, *args, **kwds):
         """Compute the gradients (with ``lossfun``), average them over the
@@ -67,6 +76,10 @@ class _MultiNodeOptimizer:
         if _layout(target) != self._synced_layout:
             self._synchronize(target)
             return
+        if self._overlap is not None:
+            self._overlap.finish()
+            self.actual_optimizer.update()
+            return
         if not self.double_buffering:
             self.communicator.multi_node_mean_grad(target, self.zero_fill)
             self.actual_optimizer.update()
@@ -80,7 +93,8 @@ class _MultiNodeOptimizer:
 
 
 def create_multi_node_optimizer(actual_optimizer, communicator,
-                                double_buffering=False, zero_fill=True):
+                                double_buffering=False, zero_fill=True, *,
+                                overlap=None):
     """Make an optimizer that averages the gradients over all processes
     before each update.
 
@@ -96,6 +110,16 @@ def create_multi_node_optimizer(actual_optimizer, communicator,
         zero_fill (bool): Give parameters without a gradient a zero one so
             that they take part (see
             :meth:`~CommunicatorBase.multi_node_mean_grad`).
+        overlap (bool): Overlap the averaging with backward, as PyTorch's
+            DistributedDataParallel does: each bucket of layers starts
+            its (nonblocking) reduction as soon as backward has made its
+            gradients final, and the update waits for them all; the
+            results are those of averaging after backward. Default: on
+            where the communicator can (those of
+            :func:`create_communicator`), unless ``double_buffering`` or
+            not ``zero_fill``, with which it cannot be used. Gradients
+            must not be changed in place between backward and the
+            update (what an optimizer hook does is fine).
 
     Returns:
         An optimizer that behaves as ``actual_optimizer`` except that
@@ -107,5 +131,16 @@ def create_multi_node_optimizer(actual_optimizer, communicator,
             f'create_multi_node_optimizer: double_buffering needs a '
             f'communicator that averages without blocking (naive, flat or '
             f'pure_nccl), got {type(communicator).__name__}')
+    can_overlap = hasattr(communicator, '_start_grad_mean')
+    if overlap is None:
+        overlap = can_overlap and zero_fill and not double_buffering
+    elif overlap and not (can_overlap and zero_fill and
+                          not double_buffering):
+        raise ValueError(
+            f'create_multi_node_optimizer: overlap needs a communicator '
+            f'that averages without blocking (naive, flat, non_cuda_aware, '
+            f'pure_nccl or dummy), zero_fill=True and no double_buffering; '
+            f'got {type(communicator).__name__}, zero_fill={zero_fill}, '
+            f'double_buffering={double_buffering}')
     return _MultiNodeOptimizer(actual_optimizer, communicator,
-                               double_buffering, zero_fill)
+                               double_buffering, zero_fill, overlap)

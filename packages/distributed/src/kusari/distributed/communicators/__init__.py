@@ -4,40 +4,52 @@ import warnings
 
 from kusari.distributed.communicators._base import CommunicatorBase
 from kusari.distributed.communicators._deadline import CommunicationTimeout
+from kusari.distributed.communicators.dummy_communicator import \
+    DummyCommunicator
 from kusari.distributed.communicators.flat_communicator import \
     FlatCommunicator
 from kusari.distributed.communicators.mpi_communicator_base import \
     MpiCommunicatorBase
 from kusari.distributed.communicators.naive_communicator import \
     NaiveCommunicator
+from kusari.distributed.communicators.non_cuda_aware_communicator import \
+    NonCudaAwareCommunicator
 from kusari.distributed.communicators.pure_nccl_communicator import \
     PureNcclCommunicator
 from kusari.distributed.communicators import pure_nccl_communicator
 
-__all__ = ['CommunicationTimeout', 'CommunicatorBase', 'FlatCommunicator',
-           'MpiCommunicatorBase', 'NaiveCommunicator', 'PureNcclCommunicator',
+__all__ = ['CommunicationTimeout', 'CommunicatorBase', 'DummyCommunicator',
+           'FlatCommunicator', 'MpiCommunicatorBase', 'NaiveCommunicator',
+           'NonCudaAwareCommunicator', 'PureNcclCommunicator',
            'create_communicator']
 
 _KINDS = {'naive': NaiveCommunicator, 'flat': FlatCommunicator,
-          'pure_nccl': PureNcclCommunicator}
+          'non_cuda_aware': NonCudaAwareCommunicator,
+          'pure_nccl': PureNcclCommunicator, 'dummy': DummyCommunicator}
 
 
 def create_communicator(communicator_name=None, mpi_comm=None, **kwargs):
     """Create a communicator.
 
-    =============  ===  ===  ============================================
-    name           CPU  GPU  use
-    =============  ===  ===  ============================================
-    ``pure_nccl``       OK   GPUs with NCCL 2 (the fastest there)
-    ``flat``       OK   OK   GPU buffers need a CUDA-aware MPI
-    ``naive``      OK   OK   anywhere; through host memory
-    =============  ===  ===  ============================================
+    ==================  ===  ===  =======================================
+    name                CPU  GPU  use
+    ==================  ===  ===  =======================================
+    ``pure_nccl``            OK   GPUs with NCCL 2 (the fastest there)
+    ``flat``            OK   OK   GPU buffers need a CUDA-aware MPI
+    ``non_cuda_aware``  OK   OK   GPUs with any MPI: packed on the GPU,
+                                  one copy to the host and back
+    ``naive``           OK   OK   anywhere; each array through host
+                                  memory (testing, CPU training)
+    ``dummy``           OK   OK   measuring: gradients are packed but not
+                                  exchanged (it does not train alike)
+    ==================  ===  ===  =======================================
 
     Args:
-        communicator_name (str): ``'naive'``, ``'flat'`` or
-            ``'pure_nccl'``. None (the default) means ``'pure_nccl'``
-            where CuPy with NCCL and a GPU are present, else ``'naive'``
-            with a warning (Chainer's CPU mode).
+        communicator_name (str): ``'naive'``, ``'flat'``,
+            ``'non_cuda_aware'``, ``'pure_nccl'`` or ``'dummy'``. None
+            (the default) means ``'pure_nccl'`` where CuPy with NCCL and
+            a GPU are present, else ``'naive'`` with a warning (Chainer's
+            CPU mode).
         mpi_comm: The mpi4py communicator (default ``MPI.COMM_WORLD``).
         allreduce_grad_dtype: dtype gradients are averaged in
             (``pure_nccl``: float16 or float32; by default float16 where
@@ -48,6 +60,8 @@ def create_communicator(communicator_name=None, mpi_comm=None, **kwargs):
             other ranks before raising :class:`CommunicationTimeout`
             naming the call (default: the environment variable
             ``KUSARI_DISTRIBUTED_TIMEOUT``, else 600).
+        batched_copy (bool): Accepted for Chainer's signature and
+            ignored: gradients are always packed into one buffer.
 
     Returns:
         A :class:`CommunicatorBase`.
@@ -55,6 +69,7 @@ def create_communicator(communicator_name=None, mpi_comm=None, **kwargs):
     if mpi_comm is None:
         from mpi4py import MPI
         mpi_comm = MPI.COMM_WORLD
+    kwargs.pop('batched_copy', None)
     unknown = set(kwargs) - {'allreduce_grad_dtype', 'timeout'}
     if unknown:
         raise TypeError(f'create_communicator: unexpected keyword '

@@ -56,14 +56,21 @@ class Buffers:
         return buffer
 
 
-def pack(arrays, buffer):
+def pack(arrays, buffer, scale=None):
     """Copy ``arrays`` one after another into the flat ``buffer``, cast to
-    its dtype (and to its device, where they differ)."""
+    its dtype (and to its device, where they differ), multiplied by
+    ``scale`` on the way if given."""
     to_buffer = _mover(buffer)
+    xp = backend.get_array_module(buffer)
     offset = 0
     for array in arrays:
         size = array.size
-        buffer[offset:offset + size] = to_buffer(array).ravel()
+        segment = buffer[offset:offset + size]
+        source = to_buffer(array).ravel()
+        if scale is None:
+            segment[...] = source
+        else:
+            xp.multiply(source, scale, out=segment)
         offset += size
     return buffer
 

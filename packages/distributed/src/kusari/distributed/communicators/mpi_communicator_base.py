@@ -435,7 +435,7 @@ class MpiCommunicatorBase(_base.CommunicatorBase):
 
     def _start_mean_grad(self, model, zero_fill, call):
         """Start averaging the gradients of ``model``; return the function
-        that waits for the sum and writes the means into the gradients.
+        that waits for the mean and writes it into the gradients.
 
         The gradients are packed at once, so they may change before the
         returned function is called (double buffering).
@@ -447,16 +447,13 @@ class MpiCommunicatorBase(_base.CommunicatorBase):
         if not entries:
             return lambda: None
         dtype = self._grad_dtype([g.dtype for g in grads])
-        buffer = _packing.pack(grads, self._buffers.take(
-            self._buffer_module(grads), sum(g.size for g in grads), dtype))
-        wait = self._start_sum(buffer, call)
+        buffer = self._buffers.take(
+            self._buffer_module(grads), sum(g.size for g in grads), dtype)
+        wait = self._start_grad_mean(buffer, call, grads)
         params = [param for _, param in entries]
 
         def finish():
             wait()
-            xp = backend.get_array_module(buffer)
-            xp.multiply(buffer, buffer.dtype.type(1.0 / self._size),
-                        out=buffer)
             _packing.unpack(buffer, params, 'grad')
         return finish
 
@@ -475,12 +472,28 @@ class MpiCommunicatorBase(_base.CommunicatorBase):
             return configured
         return numpy.result_type(numpy.float32, *dtypes)
 
-    def _start_sum(self, buffer, call):
-        """Start summing ``buffer`` over the ranks in place; return the
-        function that waits for it."""
+    def _start_sum(self, target, call):
+        """Start summing the flat buffer ``target`` over the ranks in
+        place; return the function that waits for it."""
         MPI = _mpi()
-        request = self.mpi_comm.Iallreduce(MPI.IN_PLACE, buffer, MPI.SUM)
+        request = self.mpi_comm.Iallreduce(MPI.IN_PLACE, target, MPI.SUM)
         return lambda: self._complete(call, lambda: request)
+
+    def _start_grad_mean(self, target, call, sources=None):
+        """Start averaging gradients over the ranks in the flat buffer
+        ``target``: ``sources`` packed into it one after another, or (None)
+        what it holds; return the function that waits for the mean.
+
+        Each rank's share is divided by the number of ranks before the
+        sum, in the pass that packs it.
+        """
+        scale = target.dtype.type(1.0 / self._size)
+        if sources is None:
+            xp = backend.get_array_module(target)
+            xp.multiply(target, scale, out=target)
+        else:
+            _packing.pack(sources, target, scale)
+        return self._start_sum(target, call)
 
     def _complete_broadcast(self, buffer, call):
         """Overwrite ``buffer`` with rank 0's, in place."""

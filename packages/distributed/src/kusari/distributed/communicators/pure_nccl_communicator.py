@@ -94,10 +94,10 @@ class PureNcclCommunicator(mpi_communicator_base.MpiCommunicatorBase):
         done = stream.record()
         return lambda: cupy.cuda.get_current_stream().wait_event(done)
 
-    def _start_sum(self, buffer, call):
-        return self._on_stream(buffer, lambda comm, stream: comm.allReduce(
-            buffer.data.ptr, buffer.data.ptr, buffer.size,
-            self._nccl_type(buffer.dtype), self._nccl.NCCL_SUM, stream.ptr))
+    def _start_sum(self, target, call):
+        return self._on_stream(target, lambda comm, stream: comm.allReduce(
+            target.data.ptr, target.data.ptr, target.size,
+            self._nccl_type(target.dtype), self._nccl.NCCL_SUM, stream.ptr))
 
     def _complete_broadcast(self, buffer, call):
         self._on_stream(buffer, lambda comm, stream: comm.bcast(
