@@ -3,6 +3,7 @@ argument errors, options and Chainer's conventions."""
 import numpy
 import pytest
 
+from kusari.array import cuda
 from kusari.array import lazy_cupy
 from kusari.autograd import Variable
 from kusari.autograd import functions as F
@@ -228,3 +229,31 @@ def test_get_item_empty_list_index_as_numpy(shape, slices):
     y.grad = numpy.ones(y.shape)
     y.backward()
     assert x.grad.shape == shape and not x.grad.any()
+
+
+
+def _wrap_padded(xp, x, pad_width, gy):
+    """F.pad(x, pad_width, 'wrap') on xp's device, and x's gradient for
+    the output gradient gy, both on the host."""
+    v = Variable(xp.asarray(x))
+    y = F.pad(v, pad_width, 'wrap')
+    y.grad = xp.asarray(gy)
+    y.backward()
+    return cuda.to_cpu(y.array), cuda.to_cpu(v.grad)
+
+
+@pytest.mark.gpu
+@pytest.mark.parametrize('pad_width', [((0, 1), (1, 2), (5, 1)),
+                                       ((3, 3), (0, 7), (9, 0))])
+def test_wrap_padding_wider_than_an_axis_on_the_gpu_is_numpys(pad_width):
+    # CuPy 14.2's own wrap mode repeats the wrong elements there.
+    import cupy
+    x = numpy.arange(24, dtype='f').reshape(2, 3, 4)
+    gy = numpy.random.default_rng(0).standard_normal(
+        numpy.pad(x, pad_width).shape).astype('f')
+    on_gpu = _wrap_padded(cupy, x, pad_width, gy)
+    on_host = _wrap_padded(numpy, x, pad_width, gy)
+    numpy.testing.assert_array_equal(on_gpu[0], on_host[0])
+    # The copies' gradients are summed in another order on the GPU.
+    numpy.testing.assert_allclose(on_gpu[1], on_host[1], rtol=1e-5,
+                                  atol=1e-5)

@@ -26,9 +26,8 @@ class Pad(function_node.FunctionNode):
 
     def forward(self, inputs):
         x, = inputs
-        xp = backend.get_array_module(x)
         self._in_shape = x.shape
-        return xp.pad(x, self.pad_width, mode=self.mode, **self.keywords),
+        return _pad(x, self.pad_width, self.mode, self.keywords),
 
     def backward(self, indexes, grad_outputs):
         gy, = grad_outputs
@@ -39,9 +38,19 @@ class Pad(function_node.FunctionNode):
         xp = backend.get_array_module(gy.array)
         size = int(numpy.prod(self._in_shape, dtype=numpy.int64))
         target = xp.arange(size).reshape(self._in_shape)
-        source = xp.pad(target, self.pad_width, mode=self.mode,
-                        **self.keywords)
+        source = _pad(target, self.pad_width, self.mode, self.keywords)
         return Remap(source, target, size).apply((gy,))
+
+
+def _pad(x, pad_width, mode, keywords):
+    """``xp.pad``, but for CuPy's wrap mode, which repeats the wrong
+    elements where a side pads more than the axis holds (CuPy 14.2): the
+    wrap is then gathered by indices modulo each axis's length."""
+    xp = backend.get_array_module(x)
+    if mode != 'wrap' or xp is numpy:
+        return xp.pad(x, pad_width, mode=mode, **keywords)
+    return x[xp.ix_(*(xp.arange(-before, side + after) % side
+                      for (before, after), side in zip(pad_width, x.shape)))]
 
 
 def _normalize_pad_width(pad_width, ndim):
