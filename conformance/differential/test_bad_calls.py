@@ -37,12 +37,7 @@ IDS = [cases.key(*bad_call) for bad_call in BAD_CALLS]
 # Functions whose index arguments may not fit a wrong input: IndexError.
 INDEXING = ('get_item', 'scatter_add')
 # {(function, slot, kind): why its error may be unclear}
-UNCHECKED = {
-    ('forget', '2', 'str'): (
-        'forget runs its func without recording a graph, where no type '
-        'check runs (ARCHITECTURE.md: "no type check beyond what debug '
-        'asks for"): NumPy refuses the multiplication of func'),
-}
+UNCHECKED = {}
 
 
 def _normalized(text):

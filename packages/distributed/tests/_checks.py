@@ -7,6 +7,7 @@ then waits for the others before the next check.
 """
 import copy
 import json
+import logging
 import os
 import sys
 import tempfile
@@ -217,11 +218,18 @@ def check_create_communicator(comm):
         assert type(made) is kind, (name, made)
         assert made.allreduce_obj(1) == comm.size  # they all communicate
     assert isinstance(comm, kd.CommunicatorBase)
-    with warnings.catch_warnings(record=True) as caught:
-        warnings.simplefilter('always')
+    records = []
+    logger = logging.getLogger('kusari.distributed')
+    handler = logging.Handler()
+    handler.emit = records.append
+    logger.addHandler(handler)
+    try:
         default = kd.create_communicator()
+    finally:
+        logger.removeHandler(handler)
     assert isinstance(default, NaiveCommunicator)
-    assert 'only naive supports CPU-only' in str(caught[0].message)
+    assert records[0].levelno == logging.WARNING
+    assert 'only naive supports CPU-only' in records[0].getMessage()
     raises(ValueError, lambda: kd.create_communicator('hierarchical'),
            "'hierarchical'", f'rank {comm.rank}', "'naive'")
     error = raises(RuntimeError, lambda: kd.create_communicator(

@@ -1,4 +1,5 @@
 """snapshot / snapshot_object and the snapshot writers."""
+import logging
 import os
 import warnings
 
@@ -164,7 +165,7 @@ def test_async_writers_save_the_state_at_snapshot_time(tmp_path):
         at_1[0]['/predictor/l1/W'])
 
 
-def test_autoload_resumes_from_the_newest_snapshot(tmp_path):
+def test_autoload_resumes_from_the_newest_snapshot(tmp_path, caplog):
     calls = []
     first = helpers.make_trainer(tmp_path, (6, 'iteration'))
     first.extend(lambda t: None, name='c')
@@ -173,8 +174,11 @@ def test_autoload_resumes_from_the_newest_snapshot(tmp_path):
     second = helpers.make_trainer(tmp_path, (9, 'iteration'))
     second.extend(lambda t: calls.append(t.updater.iteration), name='c')
     second.extend(snapshot(autoload=True), trigger=(3, 'iteration'))
-    second.run()
+    with caplog.at_level(logging.INFO, 'kusari.training'):
+        second.run()
     assert calls == [7, 8, 9]
+    assert f'snapshot: resumed from {tmp_path / "snapshot_iter_6"}' in \
+        caplog.text
     assert _files(tmp_path) == ['snapshot_iter_3', 'snapshot_iter_6',
                                 'snapshot_iter_9']
 

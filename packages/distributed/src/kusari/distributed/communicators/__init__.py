@@ -1,6 +1,6 @@
 """Communicators: how the processes of a job exchange arrays, objects and
 a model's gradients."""
-import warnings
+import logging
 
 from kusari.distributed.communicators._base import CommunicatorBase
 from kusari.distributed.communicators._deadline import CommunicationTimeout
@@ -77,8 +77,11 @@ def create_communicator(communicator_name=None, mpi_comm=None, **kwargs):
     if communicator_name is None:
         communicator_name = 'pure_nccl'
         if pure_nccl_communicator._nccl_or_reason()[0] is None:
-            warnings.warn('using naive communicator because only naive '
-                          'supports CPU-only execution', stacklevel=2)
+            # Chainer warns (UserWarning); a fallback is logged here, as
+            # a warning that shows without any logging set up.
+            logging.getLogger('kusari.distributed').warning(
+                'using naive communicator because only naive supports '
+                'CPU-only execution')
             communicator_name = 'naive'
     if communicator_name not in _KINDS:
         raise ValueError(

@@ -13,6 +13,8 @@ import atexit
 import os
 import time
 
+from kusari.distributed import global_except_hook
+
 ENVIRONMENT_VARIABLE = 'KUSARI_DISTRIBUTED_TIMEOUT'
 DEFAULT_TIMEOUT = 600.0
 _SPIN_SECONDS = 0.05
@@ -101,4 +103,5 @@ def _abort_at_exit(mpi_comm):
     when it exits."""
     if not _aborting:
         _aborting.append(mpi_comm)
-        atexit.register(mpi_comm.Abort, 1)
+        # After the traceback of the timeout is printed.
+        atexit.register(global_except_hook.abort_job, mpi_comm)

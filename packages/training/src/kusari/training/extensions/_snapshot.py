@@ -1,5 +1,6 @@
 """Snapshots: saving the trainer (or any object) during training, and
 resuming from the latest one."""
+import logging
 import os
 import warnings
 
@@ -185,6 +186,8 @@ class _Snapshot(extension.Extension):
             path = os.path.join(outdir, name)
             try:
                 self._loadfun(path, target)
+                logging.getLogger('kusari.training').info(
+                    'snapshot: resumed from %s', path)
                 return
             except serializer_module.SerializationError as error:
                 aside = _set_aside(path)
