@@ -143,36 +143,35 @@ def cached_download(url, checksum=None):
 def _is_cached(path, checksum):
     if not os.path.exists(path):
         return False
-    if checksum is None or _digest(path, checksum) == _expected(checksum):
+    if checksum is None or _mismatch(path, checksum) is None:
         return True
     _logger.warning('the cached file %s does not match its published '
                     'checksum; downloading it again', path)
     return False
 
 
-def _expected(checksum):
-    return checksum.partition(':')[2].lower()
-
-
-def _digest(path, checksum):
-    digest = hashlib.new(checksum.partition(':')[0])
+def _mismatch(path, checksum):
+    """None if the file at ``path`` matches ``checksum``
+    (``'algorithm:hex'``), else what is wrong, as a sentence fragment."""
+    algorithm, _, expected = checksum.partition(':')
+    digest = hashlib.new(algorithm)
     with open(path, 'rb') as f:
         while chunk := f.read(_CHUNK):
             digest.update(chunk)
-    return digest.hexdigest()
+    found = digest.hexdigest()
+    if found == expected.lower():
+        return None
+    return (f'has {algorithm} {found}, but its published checksum is '
+            f'{expected.lower()}')
 
 
 def _verify(url, path, checksum):
-    if checksum is None:
-        return
-    found = _digest(path, checksum)
-    if found != _expected(checksum):
-        algorithm = checksum.partition(':')[0]
+    mismatch = None if checksum is None else _mismatch(path, checksum)
+    if mismatch is not None:
         raise ValueError(
-            f'cached_download: the file downloaded from {url} has '
-            f'{algorithm} {found}, but its published checksum is '
-            f'{_expected(checksum)}: the download is damaged, or the server '
-            'sends another file. Nothing was cached.')
+            f'cached_download: the file downloaded from {url} {mismatch}: '
+            'the download is damaged, or the server sends another file. '
+            'Nothing was cached.')
 
 
 def _download(url, path):
