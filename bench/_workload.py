@@ -122,6 +122,28 @@ def training_step(loss_of, batch, clear_grads, update):
     return step
 
 
+def report_chainer_classifier(chainer, workload, model, optimizer, batch,
+                              quick):
+    """Time and print the training steps of the Chain ``model`` as a
+    classifier of ``batch`` (inputs, labels): softmax cross-entropy,
+    ``optimizer`` set up on the model."""
+    optimizer.setup(model)
+    F = chainer.functions
+    step = training_step(lambda x, t: F.softmax_cross_entropy(model(x), t),
+                         batch, model.cleargrads, optimizer.update)
+    report_iterations(chainer_measured(chainer), workload, step, quick)
+
+
+def report_torch_classifier(torch, workload, model, optimizer, batch, quick):
+    """The PyTorch twin of :func:`report_chainer_classifier`: ``batch`` is
+    (inputs, labels) as tensors (the labels of any int dtype)."""
+    F = torch.nn.functional
+    x, t = batch
+    step = training_step(lambda x, t: F.cross_entropy(model(x), t),
+                         (x, t.long()), optimizer.zero_grad, optimizer.step)
+    report_iterations(f'torch {torch.__version__}', workload, step, quick)
+
+
 def report_iterations(measured, workload, step, quick):
     """Time ``step`` and print its iterations per second."""
     report(measured, workload, iterations_per_s=per_second(step, 1, quick))

@@ -12,8 +12,8 @@ import chainer.links as L
 
 from _workload import (ATTENTION_BATCH, ATTENTION_HEADS, ATTENTION_HIDDEN,
                        ATTENTION_LENGTH, ATTENTION_UNITS, N_CLASS,
-                       chainer_measured, classification_batch, parse_quick,
-                       report_iterations, training_step)
+                       classification_batch, parse_quick,
+                       report_chainer_classifier)
 
 
 class EncoderBlock(chainer.Chain):
@@ -59,15 +59,10 @@ class EncoderBlock(chainer.Chain):
 
 def main():
     quick = parse_quick(__doc__.split('\n')[0])
-    model = EncoderBlock()
-    optimizer = chainer.optimizers.Adam()
-    optimizer.setup(model)
-    step = training_step(
-        lambda x, t: F.softmax_cross_entropy(model(x), t),
+    report_chainer_classifier(
+        chainer, 'attention', EncoderBlock(), chainer.optimizers.Adam(),
         classification_batch(ATTENTION_BATCH,
-                             (ATTENTION_LENGTH, ATTENTION_UNITS)),
-        model.cleargrads, optimizer.update)
-    report_iterations(chainer_measured(chainer), 'attention', step, quick)
+                             (ATTENTION_LENGTH, ATTENTION_UNITS)), quick)
 
 
 if __name__ == '__main__':

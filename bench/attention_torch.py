@@ -6,8 +6,8 @@ from torch import nn
 
 from _workload import (ATTENTION_BATCH, ATTENTION_HEADS, ATTENTION_HIDDEN,
                        ATTENTION_LENGTH, ATTENTION_UNITS, N_CLASS,
-                       classification_batch, parse_quick, report_iterations,
-                       training_step)
+                       classification_batch, parse_quick,
+                       report_torch_classifier)
 
 
 class EncoderBlock(nn.Module):
@@ -43,11 +43,10 @@ def main():
     quick = parse_quick(__doc__.split('\n')[0])
     model = EncoderBlock()
     optimizer = torch.optim.Adam(model.parameters())
-    x, t = (torch.from_numpy(a) for a in classification_batch(
-        ATTENTION_BATCH, (ATTENTION_LENGTH, ATTENTION_UNITS)))
-    step = training_step(lambda x, t: F.cross_entropy(model(x), t),
-                         (x, t.long()), optimizer.zero_grad, optimizer.step)
-    report_iterations(f'torch {torch.__version__}', 'attention', step, quick)
+    batch = [torch.from_numpy(a) for a in classification_batch(
+        ATTENTION_BATCH, (ATTENTION_LENGTH, ATTENTION_UNITS))]
+    report_torch_classifier(torch, 'attention', model, optimizer, batch,
+                            quick)
 
 
 if __name__ == '__main__':

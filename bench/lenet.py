@@ -8,9 +8,8 @@ import chainer
 import chainer.functions as F
 import chainer.links as L
 
-from _workload import (IMAGE, LENET_BATCH, N_CLASS, chainer_measured,
-                       classification_batch, parse_quick, report_iterations,
-                       training_step)
+from _workload import (IMAGE, LENET_BATCH, N_CLASS, classification_batch,
+                       parse_quick, report_chainer_classifier)
 
 
 class LeNet(chainer.Chain):
@@ -31,14 +30,9 @@ class LeNet(chainer.Chain):
 
 def main():
     quick = parse_quick(__doc__.split('\n')[0])
-    model = LeNet()
-    optimizer = chainer.optimizers.MomentumSGD()
-    optimizer.setup(model)
-    step = training_step(
-        lambda x, t: F.softmax_cross_entropy(model(x), t),
-        classification_batch(LENET_BATCH, IMAGE), model.cleargrads,
-        optimizer.update)
-    report_iterations(chainer_measured(chainer), 'lenet', step, quick)
+    report_chainer_classifier(
+        chainer, 'lenet', LeNet(), chainer.optimizers.MomentumSGD(),
+        classification_batch(LENET_BATCH, IMAGE), quick)
 
 
 if __name__ == '__main__':

@@ -4,7 +4,7 @@ import torch.nn.functional as F
 from torch import nn
 
 from _workload import (IMAGE, LENET_BATCH, N_CLASS, classification_batch,
-                       parse_quick, report_iterations, training_step)
+                       parse_quick, report_torch_classifier)
 
 
 class LeNet(nn.Module):
@@ -26,11 +26,9 @@ def main():
     quick = parse_quick(__doc__.split('\n')[0])
     model = LeNet()
     optimizer = torch.optim.SGD(model.parameters(), lr=0.01, momentum=0.9)
-    x, t = (torch.from_numpy(a) for a in
-            classification_batch(LENET_BATCH, IMAGE))
-    step = training_step(lambda x, t: F.cross_entropy(model(x), t),
-                         (x, t.long()), optimizer.zero_grad, optimizer.step)
-    report_iterations(f'torch {torch.__version__}', 'lenet', step, quick)
+    batch = [torch.from_numpy(a)
+             for a in classification_batch(LENET_BATCH, IMAGE)]
+    report_torch_classifier(torch, 'lenet', model, optimizer, batch, quick)
 
 
 if __name__ == '__main__':

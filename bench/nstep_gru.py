@@ -5,12 +5,10 @@ NStepGRU(2 layers, 64 -> 128) over 32 sequences of 10 to 40 steps, the
 last layer's final state through linear 10; softmax cross-entropy, Adam.
 """
 import chainer
-import chainer.functions as F
 import chainer.links as L
 
-from _workload import (GRU_IN, GRU_LAYERS, GRU_UNITS, N_CLASS,
-                       chainer_measured, parse_quick, report_iterations,
-                       sequences, training_step)
+from _workload import (GRU_IN, GRU_LAYERS, GRU_UNITS, N_CLASS, parse_quick,
+                       report_chainer_classifier, sequences)
 
 
 class Classifier(chainer.Chain):
@@ -28,13 +26,8 @@ class Classifier(chainer.Chain):
 
 def main():
     quick = parse_quick(__doc__.split('\n')[0])
-    model = Classifier()
-    optimizer = chainer.optimizers.Adam()
-    optimizer.setup(model)
-    step = training_step(
-        lambda xs, t: F.softmax_cross_entropy(model(xs), t), sequences(),
-        model.cleargrads, optimizer.update)
-    report_iterations(chainer_measured(chainer), 'nstep_gru', step, quick)
+    report_chainer_classifier(chainer, 'nstep_gru', Classifier(),
+                              chainer.optimizers.Adam(), sequences(), quick)
 
 
 if __name__ == '__main__':

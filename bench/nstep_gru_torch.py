@@ -1,11 +1,10 @@
 """The workload of nstep_gru.py in PyTorch: iterations/s."""
 import torch
-import torch.nn.functional as F
 from torch import nn
 from torch.nn.utils.rnn import pack_sequence
 
 from _workload import (GRU_IN, GRU_LAYERS, GRU_UNITS, N_CLASS, parse_quick,
-                       report_iterations, sequences, training_step)
+                       report_torch_classifier, sequences)
 
 
 class Classifier(nn.Module):
@@ -25,10 +24,9 @@ def main():
     model = Classifier()
     optimizer = torch.optim.Adam(model.parameters())
     xs, t = sequences()
-    batch = ([torch.from_numpy(x) for x in xs], torch.from_numpy(t).long())
-    step = training_step(lambda xs, t: F.cross_entropy(model(xs), t), batch,
-                         optimizer.zero_grad, optimizer.step)
-    report_iterations(f'torch {torch.__version__}', 'nstep_gru', step, quick)
+    batch = ([torch.from_numpy(x) for x in xs], torch.from_numpy(t))
+    report_torch_classifier(torch, 'nstep_gru', model, optimizer, batch,
+                            quick)
 
 
 if __name__ == '__main__':

@@ -11,8 +11,8 @@ import chainer.functions as F
 import chainer.links as L
 
 from _workload import (CIFAR_IMAGE, N_CLASS, RESNET_BATCH, RESNET_CHANNELS,
-                       chainer_measured, classification_batch, parse_quick,
-                       report_iterations, training_step)
+                       classification_batch, parse_quick,
+                       report_chainer_classifier)
 
 
 class ConvBN(chainer.Chain):
@@ -57,14 +57,9 @@ class ResNet(chainer.Chain):
 
 def main():
     quick = parse_quick(__doc__.split('\n')[0])
-    model = ResNet()
-    optimizer = chainer.optimizers.MomentumSGD()
-    optimizer.setup(model)
-    step = training_step(
-        lambda x, t: F.softmax_cross_entropy(model(x), t),
-        classification_batch(RESNET_BATCH, CIFAR_IMAGE), model.cleargrads,
-        optimizer.update)
-    report_iterations(chainer_measured(chainer), 'resnet_bn', step, quick)
+    report_chainer_classifier(
+        chainer, 'resnet_bn', ResNet(), chainer.optimizers.MomentumSGD(),
+        classification_batch(RESNET_BATCH, CIFAR_IMAGE), quick)
 
 
 if __name__ == '__main__':

@@ -4,8 +4,8 @@ import torch.nn.functional as F
 from torch import nn
 
 from _workload import (CIFAR_IMAGE, N_CLASS, RESNET_BATCH, RESNET_CHANNELS,
-                       classification_batch, parse_quick, report_iterations,
-                       training_step)
+                       classification_batch, parse_quick,
+                       report_torch_classifier)
 
 
 def conv_bn(in_channels, out_channels):
@@ -43,11 +43,10 @@ def main():
     quick = parse_quick(__doc__.split('\n')[0])
     model = ResNet()
     optimizer = torch.optim.SGD(model.parameters(), lr=0.01, momentum=0.9)
-    x, t = (torch.from_numpy(a) for a in
-            classification_batch(RESNET_BATCH, CIFAR_IMAGE))
-    step = training_step(lambda x, t: F.cross_entropy(model(x), t),
-                         (x, t.long()), optimizer.zero_grad, optimizer.step)
-    report_iterations(f'torch {torch.__version__}', 'resnet_bn', step, quick)
+    batch = [torch.from_numpy(a)
+             for a in classification_batch(RESNET_BATCH, CIFAR_IMAGE)]
+    report_torch_classifier(torch, 'resnet_bn', model, optimizer, batch,
+                            quick)
 
 
 if __name__ == '__main__':
