@@ -105,6 +105,19 @@ def test_type_check_names_the_function():
         muladd(*[numpy.ones(2, dtype=numpy.int32)] * 3)
 
 
+def test_a_failing_forward_without_a_graph_gets_the_type_check_error():
+    # No graph, no type check up front: only the failure runs it, so the
+    # user sees the function's error, not NumPy's.
+    words = numpy.array(['a', 'b'])
+    with no_backprop_mode():
+        with pytest.raises(type_check.InvalidType, match='sin'):
+            F.sin(words)
+        with using_config('type_check', False), \
+                pytest.raises(Exception) as info:
+            F.sin(words)
+    assert not isinstance(info.value, type_check.InvalidType)
+
+
 def test_inputs_must_be_variables_or_arrays():
     with pytest.raises(TypeError, match='MulAdd'):
         MulAdd().apply((1.0, uniform(1), uniform(1)))

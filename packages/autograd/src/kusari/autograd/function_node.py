@@ -147,15 +147,26 @@ class FunctionNode(ForwardByDevice):
             _check_types(self.check_type_forward, in_data, self)
 
         hooks = _hook_state.__dict__.get('hooks')
-        if hooks or self._local_function_hooks:
-            hooks = self._all_hooks(hooks or {})
-            for hook in hooks:
-                hook.forward_preprocess(self, in_data)
-            outputs = self.forward(in_data)
-            for hook in hooks:
-                hook.forward_postprocess(self, in_data)
-        else:
-            outputs = self.forward(in_data)
+        try:
+            if hooks or self._local_function_hooks:
+                hooks = self._all_hooks(hooks or {})
+                for hook in hooks:
+                    hook.forward_preprocess(self, in_data)
+                outputs = self.forward(in_data)
+                for hook in hooks:
+                    hook.forward_postprocess(self, in_data)
+            else:
+                outputs = self.forward(in_data)
+        except Exception:
+            # Without a graph no type check ran: a bad input may have met
+            # the array library's own error. Checking now, on the failing
+            # path only, gives the function's clear one instead, if any.
+            if not recording and (self._type_checked or
+                                  'check_type_forward' in self.__dict__) \
+                    and local_config.get('type_check',
+                                         _global_config['type_check']):
+                _check_types(self.check_type_forward, in_data, self)
+            raise
 
         if type(outputs) is not tuple:
             raise TypeError(f'{self.label}: forward output must be a tuple '

@@ -49,16 +49,8 @@ class Forget(function_node.FunctionNode):
         self.retain_inputs(tuple(range(len(inputs))))
         # config._will_recompute (Chainer's key) tells links whose output
         # depends on state they update to keep what this pass saw.
-        with using_config('_will_recompute', True):
-            try:
-                with no_backprop_mode():
-                    outputs = _call(self.func, [Variable(x) for x in inputs])
-            except Exception:
-                # Without a graph no type check runs, so a bad input may
-                # have met NumPy's own error: a second call, on the graph,
-                # raises the function's clear one instead, if it has one.
-                _call(self.func, [Variable(x) for x in inputs])
-                raise
+        with no_backprop_mode(), using_config('_will_recompute', True):
+            outputs = _call(self.func, [Variable(x) for x in inputs])
         return tuple([y.array for y in outputs])
 
     def backward(self, indexes, grad_outputs):
