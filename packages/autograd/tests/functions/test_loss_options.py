@@ -198,3 +198,26 @@ def test_discriminative_loss_arguments():
     with pytest.raises(type_check.InvalidType, match='labels.shape'):
         F.discriminative_margin_based_clustering_loss(e, labels[:1], 0.5,
                                                       1.5, 3)
+
+
+def test_negative_sampling_float16_rounds_once():
+    # float16 inputs: the scores and the loss are computed in float32, so
+    # the float16 loss is within one rounding of the exact one (summed in
+    # float16, its products and softplus values were off by a few units).
+    rng = numpy.random.RandomState(1)
+
+    def sampler(shape):
+        return numpy.arange(numpy.prod(shape)).reshape(shape) % 5
+    for _ in range(200):
+        x = rng.uniform(-1, 1, (3, 3)).astype(numpy.float16)
+        W = rng.uniform(-1, 1, (5, 3)).astype(numpy.float16)
+        t = numpy.array([-1, 1, 2], numpy.int32)
+        loss, samples = F.negative_sampling(x, t, W, sampler, 2,
+                                            return_samples=True)
+        assert loss.dtype == numpy.float16
+        scores = numpy.einsum('nsd,nd->ns', W[numpy.maximum(samples, 0)]
+                              .astype(numpy.float64), x.astype(numpy.float64))
+        scores[:, 0] *= -1
+        exact = (numpy.logaddexp(0, scores).sum(axis=1) * (t != -1)).sum()
+        assert abs(float(loss.array) - exact) <= numpy.spacing(
+            numpy.float16(exact)), (loss.array, exact)

@@ -1,7 +1,10 @@
 """Negative sampling loss (word2vec's skip-gram objective)."""
+import numpy
+
 from kusari.array import backend
 from kusari.autograd.functions.activation.softplus import softplus
 from kusari.autograd.functions.array.broadcast import broadcast_to
+from kusari.autograd.functions.array.cast import cast
 from kusari.autograd.functions.array.expand_dims import expand_dims
 from kusari.autograd.functions.connection.embed_id import embed_id
 from kusari.autograd.functions.loss import _common
@@ -71,6 +74,12 @@ def negative_sampling(x, t, W, sampler, sample_size, reduce='sum',
                          samples[:, 1:], n_vocab, None)
     samples[:, 0] = t
     rows = embed_id(samples, W, ignore_label=IGNORE_LABEL)
+    dtype = x.dtype
+    if dtype == numpy.float16:
+        # float16 products summed, then softplus and summed again, lose a
+        # digit or two: compute the scores and the loss in float32 (the
+        # rows drawn, not all of W, are cast).
+        rows, x = cast(rows, numpy.float32), cast(x, numpy.float32)
     scores = sum_(rows * broadcast_to(expand_dims(x, 1), rows.shape), axis=2)
     # Positive column: -log sigmoid(s) = softplus(-s); negatives: softplus(s).
     signs = xp.ones(samples.shape[1], scores.dtype)
@@ -79,4 +88,6 @@ def negative_sampling(x, t, W, sampler, sample_size, reduce='sum',
     loss = sum_(softplus(scores * signs), axis=1) * kept
     if reduce == 'sum':
         loss = sum_(loss)
+    if loss.dtype != dtype:
+        loss = cast(loss, dtype)
     return (loss, samples) if return_samples else loss
