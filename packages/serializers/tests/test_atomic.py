@@ -64,3 +64,39 @@ def test_remove_abandoned_removes_only_temporaries_of_accepted_names(
     assert sorted(os.listdir(tmp_path)) == [
         '.a.fedcba98.tmp', '.a.tmp', '.b.0123abcd.tmp', 'a']
     assert atomic.remove_abandoned(tmp_path / 'missing', bool) == []
+
+
+def test_a_nested_replacing_writes_the_enclosing_temporary_in_place(
+        tmp_path, monkeypatch):
+    # A save function that saves atomically, called by a writer that does
+    # too, writes and syncs the writer's temporary file once, not a
+    # temporary file of it.
+    synced = []
+    real_fsync = os.fsync
+    monkeypatch.setattr(os, 'fsync',
+                        lambda fd: (synced.append(fd), real_fsync(fd)))
+    target = tmp_path / 'snapshot'
+    with atomic.replacing(target) as outer:
+        with atomic.replacing(outer) as inner:
+            assert inner == outer
+            with open(inner, 'w') as file:
+                file.write('new')
+        assert sorted(os.listdir(tmp_path)) == [os.path.basename(outer)]
+    assert target.read_text() == 'new'
+    assert os.listdir(tmp_path) == ['snapshot'] and len(synced) == 1
+
+
+def test_a_failed_nested_write_leaves_nothing(tmp_path):
+    target = tmp_path / 'snapshot'
+    target.write_text('old')
+    with pytest.raises(OSError):
+        with atomic.replacing(target) as outer:
+            with atomic.replacing(outer) as inner:
+                with open(inner, 'w') as file:
+                    file.write('half')
+                raise OSError('disk full')
+    assert target.read_text() == 'old'
+    assert os.listdir(tmp_path) == ['snapshot']
+    # Not nested any more: a later save to that name is atomic again.
+    with atomic.replacing(tmp_path / 'other') as temporary:
+        assert temporary != str(tmp_path / 'other')

@@ -8,10 +8,13 @@ import os
 import re
 import secrets
 import stat
+import threading
 
 _ATTEMPTS = 100
 # The name _create_beside gives: '.{name}.{8 hex digits}.tmp'.
 _TEMPORARY = re.compile(r'^\.(.*)\.[0-9a-f]{8}\.tmp$', re.DOTALL)
+# The temporary files this thread's replacing() calls are filling.
+_filling = threading.local()
 
 
 @contextlib.contextmanager
@@ -23,9 +26,19 @@ def replacing(path):
     removes the temporary file and leaves ``path`` as it was; a reader never
     sees a half-written file, since :func:`os.replace` is atomic within one
     file system. A symbolic link is followed, as :func:`open` would.
+
+    Where ``path`` is the temporary file of an enclosing call in this
+    thread (a save function that writes atomically, called by a snapshot
+    writer that does too), it is yielded as is: the enclosing call
+    already makes the write atomic, and syncs it once.
     """
     target = os.path.realpath(os.fspath(path))
+    filling = _filling.__dict__.setdefault('paths', set())
+    if target in filling:
+        yield target
+        return
     temporary = _create_beside(target)
+    filling.add(temporary)
     try:
         yield temporary
         if os.path.exists(target):
@@ -37,6 +50,8 @@ def replacing(path):
         with contextlib.suppress(FileNotFoundError):
             os.remove(temporary)
         raise
+    finally:
+        filling.discard(temporary)
 
 
 def is_temporary(filename):
