@@ -108,3 +108,18 @@ def test_variable_statistics_plot_bad_arguments():
     with pytest.raises(ValueError, match='nothing to plot'):
         E.VariableStatisticsPlot(helpers.MLP(), report_data=False,
                                  report_grad=False)
+
+
+@pytest.mark.parametrize('make, name', [
+    (lambda: E.PlotReport(['loss'], filename='loss.png'), 'loss.png'),
+    (lambda: E.VariableStatisticsPlot(helpers.MLP()), 'statistics.png'),
+])
+def test_plots_remove_temporary_files_a_killed_run_left(tmp_path, make,
+                                                         name):
+    kept = ['.other.png.0123abcd.tmp', f'.{name}']
+    for partial in [f'.{name}.0123abcd.tmp'] + kept:
+        (tmp_path / partial).write_bytes(b'partial')
+    trainer = _trainer(tmp_path, n=1)
+    trainer.extend(_quiet(make), trigger=(2, 'iteration'))
+    trainer.run()
+    assert sorted(os.listdir(tmp_path)) == sorted(kept)

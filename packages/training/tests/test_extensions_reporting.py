@@ -263,6 +263,16 @@ def test_dump_graph_writes_a_dot_file_once(tmp_path):
     assert trainer.get_extension('dump_graph')._dumped
 
 
+def test_dump_graph_removes_temporary_files_a_killed_run_left(tmp_path):
+    for name in ('.cg.dot.0123abcd.tmp', '.other.0123abcd.tmp'):
+        (tmp_path / name).write_text('partial')
+    trainer = helpers.make_trainer(tmp_path, (1, 'iteration'))
+    trainer.extend(E.DumpGraph('main/loss'))
+    trainer.run()
+    assert '.cg.dot.0123abcd.tmp' not in os.listdir(tmp_path)
+    assert '.other.0123abcd.tmp' in os.listdir(tmp_path)
+
+
 def test_dump_graph_renders_a_png_where_graphviz_is_installed(
         tmp_path, monkeypatch):
     from kusari.training.extensions import computational_graph

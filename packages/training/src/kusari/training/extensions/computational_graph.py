@@ -8,6 +8,7 @@ from kusari.autograd import computational_graph
 from kusari.autograd import variable
 from kusari.serializers import atomic
 from kusari.training import extension
+from kusari.training.extensions import _templates
 
 _VARIABLE_STYLE = {'shape': 'octagon', 'fillcolor': '#E0E0E0',
                    'style': 'filled'}
@@ -61,6 +62,8 @@ class DumpGraph(extension.Extension):
         return not self._dumped
 
     def initialize(self, trainer):
+        # Temporary files of a write that a killed run left go first.
+        _templates.remove_abandoned(trainer.out, self._filename)
         if not self._dumped:
             self._original_flag = configuration.config.keep_graph_on_report
             configuration.config.keep_graph_on_report = True

@@ -9,6 +9,7 @@ from kusari.serializers import serializer as serializer_module
 from kusari.training import extension
 from kusari.training import trigger as trigger_module
 from kusari.training.extensions import _plot
+from kusari.training.extensions import _templates
 
 
 class PlotReport(extension.Extension):
@@ -55,6 +56,11 @@ class PlotReport(extension.Extension):
         self._data = {key: [] for key in self._y_keys}
         self._summary = reporter.DictSummary()
         _plot.warn_if_missing('PlotReport')
+
+    def initialize(self, trainer):
+        """Remove the temporary files of plot writes that a killed run
+        left in ``trainer.out``."""
+        _templates.remove_abandoned(trainer.out, self._filename)
 
     @staticmethod
     def available():

@@ -9,6 +9,7 @@ from kusari.serializers import serializer as serializer_module
 from kusari.training import extension
 from kusari.training import trigger as trigger_module
 from kusari.training.extensions import _plot
+from kusari.training.extensions import _templates
 
 _SIGMAS = (0, 0.13, 2.28, 15.87, 50, 84.13, 97.72, 99.87, 100)
 
@@ -93,6 +94,11 @@ class VariableStatisticsPlot(extension.Extension):
         # Each point: [iteration, then per attr: percentiles, mean, std].
         self._samples = []
         _plot.warn_if_missing('VariableStatisticsPlot')
+
+    def initialize(self, trainer):
+        """Remove the temporary files of plot writes that a killed run
+        left in ``trainer.out``."""
+        _templates.remove_abandoned(trainer.out, self._filename)
 
     @staticmethod
     def available():
