@@ -89,6 +89,15 @@ def test_double_backward(record, dtype, device, data):
          data.draw)
 
 
+@pytest.mark.parametrize(
+    'record, dtype', _cases(lambda record: record.double_backprop))
+@conformance_settings
+@given(data=st.data())
+def test_double_backward_subset(record, dtype, device, data):
+    _run(checks.check_double_backward_subset, record, dtype, device, data,
+         data.draw)
+
+
 @pytest.mark.parametrize('record, dtype', _cases())
 @conformance_settings
 @given(data=st.data())

@@ -15,6 +15,7 @@ from hypothesis import strategies as st
 from kusari.array import backend
 from kusari.autograd import gradient_check
 from kusari.autograd import backward
+from kusari.autograd import grad
 from kusari.autograd import no_backprop_mode
 from kusari.autograd.variable import Variable
 
@@ -293,6 +294,71 @@ def check_double_backward(case, draw):
         eps=case.record.eps[case.dtype], no_grads=case.record.no_grads,
         dtype=numpy.float64 if follows else None,
         **_tolerance(case, outputs, 'double_backward'))
+
+
+def check_double_backward_subset(case, draw):
+    """Where only some inputs, and perhaps not the output gradients,
+    require a gradient, the second-order gradients they get equal those
+    they get when everything requires one (and the others get none): the
+    first-order gradient nodes' backward gets a subset of its targets."""
+    candidates = subset_candidates(case)
+    chosen = draw(st.sets(st.sampled_from(candidates), min_size=1,
+                          max_size=len(candidates)))
+    # Not all of them: that is check_double_backward's case.
+    gys_require = draw(st.booleans()) and len(chosen) < len(candidates)
+    y_grads = _draw_like(draw, case.run(), case.device)
+    x_grad_grads = dict(zip(candidates, _draw_like(
+        draw, [case.inputs[i] for i in candidates], case.device)))
+    part = _second_order_grads(case, chosen, gys_require, y_grads,
+                               x_grad_grads)
+    # Everything requires a gradient, and the second-order output is the
+    # same: the inputs left out get zero gradients of their gradients.
+    xp = case.device.xp
+    full = _second_order_grads(case, candidates, True, y_grads, {
+        i: g if i in chosen else xp.zeros_like(g)
+        for i, g in x_grad_grads.items()})
+    what = (f'of second order changes when only inputs {sorted(chosen)}'
+            f'{" and the output gradients" if gys_require else ""} '
+            f'require one')
+    for i in candidates:
+        assert i in chosen or part[0][i] is None, (
+            f'{case.record.name}: input {i} requires no gradient but got '
+            f'one of second order when only inputs {sorted(chosen)} do')
+    _assert_grads_close(case, part[0], [
+        g if i in chosen else None for i, g in enumerate(full[0])], what)
+    for i, (g, e) in enumerate(zip(part[1], full[1])):
+        assert gys_require or g is None, (
+            f'{case.record.name}: output gradient {i} requires no gradient '
+            f'but got one of second order')
+        if gys_require and (g is not None or e is not None):
+            numpy.testing.assert_allclose(
+                *[numpy.zeros(y_grads[i].shape) if a is None
+                  else _to_host(a).astype(numpy.float64) for a in (g, e)],
+                err_msg=f'{case.record.name}: the gradient of output '
+                        f'gradient {i} {what}',
+                **case.record.tolerance(case.dtype, 'backward'))
+
+
+def _second_order_grads(case, requiring, gys_require, y_grads,
+                        x_grad_grads):
+    """The gradients of the inputs and of the output gradients of
+    ``sum(gx * x_grad_grads)`` over the inputs ``requiring`` a gradient
+    (``gx`` their first-order gradients, built as a graph)."""
+    xs = [Variable(x, requires_grad=i in requiring)
+          for i, x in enumerate(case.inputs)]
+    ys = _as_tuple(case.call(*xs))
+    gys = [Variable(gy, requires_grad=gys_require) for gy in y_grads]
+    pairs = [(y, gy) for y, gy in zip(ys, gys)
+             if y.dtype.kind == 'f' and y.creator_node is not None]
+    targets = [xs[i] for i in requiring]
+    gxs = grad([y for y, _ in pairs], targets, [gy for _, gy in pairs],
+               enable_double_backprop=True)
+    # The products gx * x_grad_grads each get the gradient 1.
+    terms = [gx * x_grad_grads[i] for gx, i in zip(gxs, requiring)
+             if gx is not None and gx.creator_node is not None]
+    if terms:
+        backward(terms, [case.device.xp.ones_like(t.array) for t in terms])
+    return [x.grad for x in xs], [gy.grad for gy in gys]
 
 
 def check_no_graph(case):
