@@ -14,7 +14,7 @@ from kusari.array import lazy_cupy
 from kusari.array import configuration
 from kusari.autograd import functions as F
 from kusari.autograd import gradient_check
-from kusari.autograd.function_node import grad
+from kusari.autograd import function_node
 from kusari.autograd.variable import Variable
 
 _EXPECTED = json.loads(
@@ -310,7 +310,8 @@ def test_double_backward_through_shrinking_batches(name):
     y_grad = tuple(rng.standard_normal(y.shape) for y in outputs)
     # The gradients recorded as a graph are those computed on arrays.
     fast, recorded = (
-        grad(outputs, inputs, y_grad, enable_double_backprop=double)
+        function_node.grad(outputs, inputs, y_grad,
+                           enable_double_backprop=double)
         for double in (False, True))
     for g, g_recorded in zip(fast, recorded):
         if g is not None:
