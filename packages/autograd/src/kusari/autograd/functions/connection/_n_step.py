@@ -91,7 +91,8 @@ class Cell(abc.ABC):
 
     def input_grad(self, tape, g_hw):
         """The gradient of the sweep's xw from that of every step's hw
-        (the same where xw and hw are added before any other use)."""
+        (the same where xw and hw are added before any other use); it may
+        overwrite ``g_hw``."""
         return g_hw
 
 
@@ -222,11 +223,12 @@ class Sweep(function_node.FunctionNode):
         xw, h0, c0, W, b = self._split(inputs)
         xp = backend.get_array_module(h0.array)
         work = tape['h'].dtype
-        g_hs, *g_states = [None if g is None else g.array.astype(work)
-                           for g in grad_outputs]
+        g_hs, *g_states = grad_outputs
+        g_hs = None if g_hs is None else g_hs.array.astype(work, copy=False)
         # The gradients of the state, overwritten step by step.
-        gh, gc = [xp.zeros(h0.shape, work) if g is None else g
-                  for g in g_states] + [None] * (2 - len(g_states))
+        gh, gc = [xp.zeros(h0.shape, work) if g is None
+                  else g.array.astype(work) for g in g_states] + \
+            [None] * (2 - len(g_states))
         W = W.array.astype(work, copy=False)
         g_hw = xp.empty((len(tape['h']), W.shape[0]), work)
         for t in reversed(self.order):
@@ -241,9 +243,9 @@ class Sweep(function_node.FunctionNode):
             if direct is not None:
                 g_prev += direct
             gh_live[...] = g_prev
-        grads = [cell.input_grad(tape, g_hw), gh, gc,
-                 xp.matmul(g_hw.T, tape['h_prev']),
-                 None if b is None else g_hw.sum(axis=0)]
+        gW = xp.matmul(g_hw.T, tape['h_prev'])
+        gb = None if b is None else g_hw.sum(axis=0)
+        grads = [cell.input_grad(tape, g_hw), gh, gc, gW, gb]
         grads = [g for g, x in zip(grads, (xw, h0, c0, W, b))
                  if x is not None]
         return [g.astype(x.dtype, copy=False) for g, x in zip(grads, inputs)]

@@ -77,9 +77,8 @@ class GRUCell(_n_step.Cell):
         return gh * z
 
     def input_grad(self, tape, g_hw):
-        g_xw = g_hw.copy()
-        g_xw[:, 2 * tape['g_new'].shape[1]:] = tape['g_new']
-        return g_xw
+        g_hw[:, 2 * tape['g_new'].shape[1]:] = tape['g_new']
+        return g_hw
 
 
 def n_step_gru_base(n_layers, dropout_ratio, hx, ws, bs, xs,

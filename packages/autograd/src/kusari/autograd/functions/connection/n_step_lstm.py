@@ -17,6 +17,8 @@ _HIDDEN_GATES = (4, 5, 7, 6)
 
 
 def _blocks(params, order):
+    """The matrices (or vectors) ``params[g]`` for g in ``order``, one
+    above the other."""
     return concat([params[g] for g in order], axis=0)
 
 
