@@ -13,6 +13,8 @@ import pytest
 from kusari.array import lazy_cupy
 from kusari.array import configuration
 from kusari.autograd import functions as F
+from kusari.autograd import gradient_check
+from kusari.autograd import function_node
 from kusari.autograd.variable import Variable
 
 _EXPECTED = json.loads(
@@ -259,3 +261,74 @@ def test_n_step_bilstm_on_gpu_matches_cpu():
     for y, y_gpu in zip(expected, on_gpu):
         numpy.testing.assert_allclose(cupy.asnumpy(y_gpu.array), y.array,
                                       rtol=1e-5, atol=1e-6)
+
+
+def _graph_functions(outputs):
+    """The function nodes the outputs were computed through."""
+    seen, stack = set(), [y.creator_node for y in outputs]
+    while stack:
+        func = stack.pop()
+        if func is None or func in seen:
+            continue
+        seen.add(func)
+        stack.extend(x.creator_node for x in func.inputs)
+    return seen
+
+
+@pytest.mark.parametrize('name', _NAMES)
+def test_graph_does_not_grow_with_the_sequence_length(name):
+    # The time loop of a layer is one function node, whatever the length.
+    sizes = []
+    for batches in ([3, 2], [3, 3, 2, 2, 2, 1, 1, 1]):
+        hx, cx, ws, bs, xs = _inputs(name, 2, batches, 3, 2)
+        sizes.append(len(_graph_functions(_run(name, 2, hx, cx, ws, bs,
+                                               xs))))
+    assert sizes[0] == sizes[1]
+
+
+@pytest.mark.parametrize('name', _NAMES)
+def test_double_backward_through_shrinking_batches(name):
+    batches = [3, 2, 2, 1]
+    n_states = 1 + (_kind(name) == 'lstm')
+    hx, cx, ws, bs, xs = _inputs(name, 1, batches, 2, 2)
+    x = F.concat(xs, axis=0).array
+    rng = numpy.random.default_rng(0)
+
+    def func(hx, cx, x, w):
+        ws_ = [list(F.separate(w[:len(w) // 2])),
+               list(F.separate(w[len(w) // 2:]))] \
+            if name.startswith('n_step_bi') else [list(F.separate(w))]
+        xs_ = F.split_axis(x, [3, 5, 7], axis=0)
+        outputs = _run(name, 1, hx, cx, ws_, bs, xs_)
+        return tuple(outputs[:n_states]) + (F.concat(outputs[n_states:],
+                                                     axis=0),)
+
+    w = numpy.stack([w.array for layer in ws for w in layer])
+    arrays = (hx.array, cx.array, x, w)
+    inputs = [Variable(a) for a in arrays]
+    outputs = func(*inputs)
+    y_grad = tuple(rng.standard_normal(y.shape) for y in outputs)
+    # The gradients recorded as a graph are those computed on arrays.
+    fast, recorded = (
+        function_node.grad(outputs, inputs, y_grad,
+                           enable_double_backprop=double)
+        for double in (False, True))
+    for g, g_recorded in zip(fast, recorded):
+        if g is not None:
+            numpy.testing.assert_allclose(g_recorded.array, g.array,
+                                          rtol=1e-12, atol=1e-12)
+    x_grad_grad = tuple(rng.standard_normal(a.shape) for a in arrays)
+    gradient_check.check_double_backward(
+        func, arrays, y_grad, x_grad_grad, atol=1e-6, rtol=1e-5,
+        dtype=numpy.float64)
+
+
+@pytest.mark.parametrize('name', ('n_step_gru', 'n_step_lstm'))
+def test_float16_is_computed_in_float32(name):
+    hx, cx, ws, bs, xs = _inputs(name, 2, [3, 2, 2, 1], 3, 4)
+    half = _inputs(name, 2, [3, 2, 2, 1], 3, 4, numpy.float16)
+    expected = _run(name, 2, hx, cx, ws, bs, xs)
+    outputs = _run(name, 2, *half)
+    for y, y_expected in zip(outputs, expected):
+        assert y.dtype == numpy.float16
+        numpy.testing.assert_allclose(y.array, y_expected.array, atol=2e-3)

@@ -2,6 +2,7 @@
 from kusari.array import backend
 from kusari.autograd import function_node
 from kusari.autograd.functions.activation import _axis
+from kusari.autograd.functions.math._row_sums import sum_keepdims
 from kusari.autograd.functions.math.exponential import exp
 from kusari.autograd.functions.math.sum import sum as sum_
 
@@ -16,7 +17,7 @@ class LogSoftmax(_axis.AxisFunction):
         self.retain_outputs((0,))
         y = _axis.shifted_by_max(x, self.axis)
         if y.size:
-            y -= xp.log(xp.exp(y).sum(axis=self.axis, keepdims=True))
+            y -= xp.log(sum_keepdims(xp.exp(y), (self.axis,)))
         return y,
 
     def backward(self, indexes, grad_outputs):
@@ -35,7 +36,7 @@ class LogSoftmaxGrad(function_node.FunctionNode):
         self.retain_inputs((0, 1))
         xp = backend.get_array_module(y)
         gx = xp.exp(y)
-        gx *= gy.sum(axis=self.axis, keepdims=True)
+        gx *= sum_keepdims(gy, (self.axis,))
         return xp.subtract(gy, gx, out=gx),
 
     def backward(self, indexes, grad_outputs):

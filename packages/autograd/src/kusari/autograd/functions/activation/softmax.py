@@ -2,6 +2,7 @@
 from kusari.array import backend
 from kusari.autograd import function_node
 from kusari.autograd.functions.activation import _axis
+from kusari.autograd.functions.math._row_sums import sum_keepdims
 from kusari.autograd.functions.math.sum import sum as sum_
 
 
@@ -15,7 +16,7 @@ class Softmax(_axis.AxisFunction):
         self.retain_outputs((0,))
         y = _axis.shifted_by_max(x, self.axis)
         xp.exp(y, out=y)
-        y /= y.sum(axis=self.axis, keepdims=True)
+        y /= sum_keepdims(y, (self.axis,))
         return y,
 
     def backward(self, indexes, grad_outputs):
@@ -33,7 +34,7 @@ class SoftmaxGrad(function_node.FunctionNode):
         y, gy = inputs
         self.retain_inputs((0, 1))
         weighted = y * gy
-        gx = gy - weighted.sum(axis=self.axis, keepdims=True)
+        gx = gy - sum_keepdims(weighted, (self.axis,))
         gx *= y
         return gx,
 

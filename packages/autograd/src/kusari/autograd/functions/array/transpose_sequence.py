@@ -1,4 +1,6 @@
 """Transposing a batch of sequences into a sequence of batches."""
+import numpy
+
 from kusari.array import backend
 from kusari.autograd import function_node
 from kusari.autograd.functions.array import _axes
@@ -24,11 +26,18 @@ class TransposeSequence(function_node.FunctionNode):
     def forward(self, inputs):
         xp = backend.get_array_module(*inputs)
         self._in_shapes = [x.shape for x in inputs]
-        lengths = [len(x) for x in inputs]
-        ys = []
-        for t in range(lengths[0] if lengths else 0):
-            batch = sum(1 for n in lengths if n > t)
-            ys.append(xp.stack([x[t] for x in inputs[:batch]]))
+        lengths = numpy.array([len(x) for x in inputs])
+        steps = int(lengths[0]) if len(lengths) else 0
+        if not steps:
+            self._out_shapes = []
+            return ()
+        # One gather from the sequences end to end, instead of a copy per
+        # row: row t * B_t + i of it is row t of sequence i, time-major.
+        time = numpy.arange(steps)[:, None]
+        rows = (numpy.cumsum(lengths) - lengths + time)[time < lengths]
+        steps_of = xp.concatenate(inputs).take(xp.asarray(rows), axis=0)
+        batches = (time < lengths).sum(axis=1)
+        ys = xp.split(steps_of, numpy.cumsum(batches)[:-1].tolist())
         self._out_shapes = [y.shape for y in ys]
         return tuple(ys)
 

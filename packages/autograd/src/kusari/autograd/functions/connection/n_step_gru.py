@@ -1,4 +1,6 @@
 """Stacked (bi)directional GRUs over variable-length sequences."""
+from kusari.array import backend
+from kusari.autograd.functions.activation._grad_nodes import stable_sigmoid
 from kusari.autograd.functions.activation.sigmoid import sigmoid
 from kusari.autograd.functions.activation.tanh import tanh
 from kusari.autograd.functions.array.concat import concat
@@ -12,6 +14,7 @@ class GRUCell(_n_step.Cell):
     """Gates r, z and the candidate in consecutive blocks of N columns."""
 
     n_gates = 3
+    hidden_bias = True
 
     def input_projection(self, w, b):
         return concat(w[:3], axis=0), concat(b[:3], axis=0)
@@ -26,6 +29,56 @@ class GRUCell(_n_step.Cell):
         r, z = split_axis(sigmoid(x_rz + h_rz), 2, axis=1)
         candidate = tanh(x_new + r * h_new)
         return candidate + z * (h - candidate), None
+
+    def tape(self, xp, rows, units, dtype):
+        # gates: r, z and the candidate n; hw_new: the candidate's hidden
+        # projection; g_new: the gradient of n's pre-activation, which is
+        # that of the input projection's candidate block.
+        return {'gates': xp.empty((rows, 3 * units), dtype),
+                'hw_new': xp.empty((rows, units), dtype),
+                'g_new': xp.empty((rows, units), dtype)}
+
+    def forward_step(self, tape, rows, xw, hw, h, c):
+        xp = backend.get_array_module(h)
+        units = h.shape[1]
+        gates = tape['gates'][rows]
+        rz, new = gates[:, :2 * units], gates[:, 2 * units:]
+        xp.add(xw[:, :2 * units], hw[:, :2 * units], out=rz)
+        stable_sigmoid(xp, rz)
+        hw_new = hw[:, 2 * units:]
+        tape['hw_new'][rows] = hw_new
+        xp.multiply(rz[:, :units], hw_new, out=new)
+        new += xw[:, 2 * units:]
+        xp.tanh(new, out=new)
+        # h = n + z (h_prev - n)
+        h -= new
+        h *= rz[:, units:]
+        h += new
+
+    def backward_step(self, tape, rows, gh, gc, g_hw):
+        xp = backend.get_array_module(gh)
+        units = gh.shape[1]
+        gates = tape['gates'][rows]
+        r, z, new = (gates[:, :units], gates[:, units:2 * units],
+                     gates[:, 2 * units:])
+        g_r, g_z, g_hw_new = (g_hw[:, :units], g_hw[:, units:2 * units],
+                              g_hw[:, 2 * units:])
+        one = gh.dtype.type(1)
+        xp.subtract(tape['h_prev'][rows], new, out=g_z)
+        g_z *= gh
+        g_z *= _n_step.sigmoid_derivative(z)
+        g_new = tape['g_new'][rows]
+        xp.subtract(one, z, out=g_new)
+        g_new *= gh
+        g_new *= one - new * new
+        xp.multiply(g_new, r, out=g_hw_new)
+        xp.multiply(g_new, tape['hw_new'][rows], out=g_r)
+        g_r *= _n_step.sigmoid_derivative(r)
+        return gh * z
+
+    def input_grad(self, tape, g_hw):
+        g_hw[:, 2 * tape['g_new'].shape[1]:] = tape['g_new']
+        return g_hw
 
 
 def n_step_gru_base(n_layers, dropout_ratio, hx, ws, bs, xs,

@@ -1,22 +1,25 @@
 """Stacked (bi)directional LSTMs over variable-length sequences."""
-from kusari.autograd.functions.activation.lstm import lstm
-from kusari.autograd.functions.array.reshape import reshape
-from kusari.autograd.functions.array.stack import stack
+from kusari.array import backend
+from kusari.autograd.functions.activation._grad_nodes import stable_sigmoid
+from kusari.autograd.functions.activation.sigmoid import sigmoid
+from kusari.autograd.functions.activation.tanh import tanh
+from kusari.autograd.functions.array.concat import concat
+from kusari.autograd.functions.array.split_axis import split_axis
 from kusari.autograd.functions.connection import _n_step
 from kusari.autograd.functions.connection.linear import linear
 from kusari.autograd.utils import type_check
 
-# F.lstm reads the gates (a, i, f, o) interleaved; the weights come as
-# (i, f, a, o) for the input (W0..W3) and for the hidden state (W4..W7).
-_INPUT_GATES = (2, 0, 1, 3)
-_HIDDEN_GATES = (6, 4, 5, 7)
+# The gates in consecutive blocks of N columns, in the order i, f, o, a
+# (the three sigmoids side by side): weights W0, W1, W3, W2 for the input
+# and W4, W5, W7, W6 for the hidden state.
+_INPUT_GATES = (0, 1, 3, 2)
+_HIDDEN_GATES = (4, 5, 7, 6)
 
 
-def _interleaved(params, order):
-    """The matrices (or vectors) ``params[g]`` for g in ``order``, stacked
-    so that row ``4 j + k`` is row j of the k-th."""
-    stacked = stack([params[g] for g in order], axis=1)
-    return reshape(stacked, (4 * stacked.shape[0],) + stacked.shape[2:])
+def _blocks(params, order):
+    """The matrices (or vectors) ``params[g]`` for g in ``order``, one
+    above the other."""
+    return concat([params[g] for g in order], axis=0)
 
 
 class LSTMCell(_n_step.Cell):
@@ -27,16 +30,71 @@ class LSTMCell(_n_step.Cell):
     has_cell = True
 
     def input_projection(self, w, b):
-        return (_interleaved(w, _INPUT_GATES),
-                _interleaved(b, _INPUT_GATES) +
-                _interleaved(b, _HIDDEN_GATES))
+        return (_blocks(w, _INPUT_GATES),
+                _blocks(b, _INPUT_GATES) + _blocks(b, _HIDDEN_GATES))
 
     def hidden_projection(self, w, b):
-        return _interleaved(w, _HIDDEN_GATES), None
+        return _blocks(w, _HIDDEN_GATES), None
 
     def step(self, xw, h, c, W, b):
-        c, h = lstm(c, xw + linear(h, W))
-        return h, c
+        batch, units = h.shape
+        sigmoids, a = split_axis(xw + linear(h, W), [3 * units], axis=1)
+        i, f, o = split_axis(sigmoid(sigmoids), 3, axis=1)
+        c_prev, *rest = (c,) if len(c) == batch else \
+            split_axis(c, [batch], axis=0)
+        c = f * c_prev + i * tanh(a)
+        h = o * tanh(c)
+        return h, concat((c, *rest), axis=0) if rest else c
+
+    def tape(self, xp, rows, units, dtype):
+        # gates: i, f, o, a; c_prev: the previous cell state; tanh_c:
+        # tanh of the new one.
+        return {'gates': xp.empty((rows, 4 * units), dtype),
+                'c_prev': xp.empty((rows, units), dtype),
+                'tanh_c': xp.empty((rows, units), dtype)}
+
+    def forward_step(self, tape, rows, xw, hw, h, c):
+        xp = backend.get_array_module(h)
+        units = h.shape[1]
+        gates = tape['gates'][rows]
+        xp.add(xw, hw, out=gates)
+        stable_sigmoid(xp, gates[:, :3 * units])
+        i, f, o, a = (gates[:, k * units:(k + 1) * units] for k in range(4))
+        xp.tanh(a, out=a)
+        tape['c_prev'][rows] = c
+        c *= f
+        c += i * a
+        tanh_c = tape['tanh_c'][rows]
+        xp.tanh(c, out=tanh_c)
+        xp.multiply(o, tanh_c, out=h)
+
+    def backward_step(self, tape, rows, gh, gc, g_hw):
+        xp = backend.get_array_module(gh)
+        units = gh.shape[1]
+        gates = tape['gates'][rows]
+        i, f, o, a = (gates[:, k * units:(k + 1) * units] for k in range(4))
+        g_i, g_f, g_o, g_a = (g_hw[:, k * units:(k + 1) * units]
+                              for k in range(4))
+        tanh_c = tape['tanh_c'][rows]
+        one = gh.dtype.type(1)
+        # The gradient reaching c: gc + gh o (1 - tanh(c)^2).
+        xp.multiply(tanh_c, tanh_c, out=g_a)
+        xp.subtract(one, g_a, out=g_a)
+        g_a *= o
+        g_a *= gh
+        gc += g_a
+        xp.multiply(gh, tanh_c, out=g_o)
+        g_o *= _n_step.sigmoid_derivative(o)
+        xp.multiply(gc, a, out=g_i)
+        g_i *= _n_step.sigmoid_derivative(i)
+        xp.multiply(gc, tape['c_prev'][rows], out=g_f)
+        g_f *= _n_step.sigmoid_derivative(f)
+        xp.multiply(a, a, out=g_a)
+        xp.subtract(one, g_a, out=g_a)
+        g_a *= i
+        g_a *= gc
+        gc *= f
+        return None
 
 
 def n_step_lstm_base(n_layers, dropout_ratio, hx, cx, ws, bs, xs,

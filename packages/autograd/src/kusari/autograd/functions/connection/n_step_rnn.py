@@ -1,4 +1,5 @@
 """Stacked (bi)directional Elman RNNs over variable-length sequences."""
+from kusari.array import backend
 from kusari.autograd.functions.activation.relu import relu
 from kusari.autograd.functions.activation.tanh import tanh
 from kusari.autograd.functions.connection import _n_step
@@ -13,7 +14,7 @@ class RNNCell(_n_step.Cell):
     into the input projection."""
 
     def __init__(self, activation):
-        self.activation = _ACTIVATIONS[activation]
+        self.activation = activation
 
     def input_projection(self, w, b):
         return w[0], b[0] + b[1]
@@ -22,7 +23,26 @@ class RNNCell(_n_step.Cell):
         return w[1], None
 
     def step(self, xw, h, c, W, b):
-        return self.activation(xw + linear(h, W)), None
+        return _ACTIVATIONS[self.activation](xw + linear(h, W)), None
+
+    def forward_step(self, tape, rows, xw, hw, h, c):
+        xp = backend.get_array_module(h)
+        hw += xw
+        if self.activation == 'tanh':
+            xp.tanh(hw, out=h)
+        else:
+            xp.maximum(hw, 0, out=h)
+
+    def backward_step(self, tape, rows, gh, gc, g_hw):
+        xp = backend.get_array_module(gh)
+        h = tape['h'][rows]
+        if self.activation == 'tanh':
+            xp.multiply(h, h, out=g_hw)
+            xp.subtract(gh.dtype.type(1), g_hw, out=g_hw)
+            g_hw *= gh
+        else:
+            xp.multiply(gh, h > 0, out=g_hw)
+        return None
 
 
 def n_step_rnn_base(n_layers, dropout_ratio, hx, ws, bs, xs, activation,

@@ -20,6 +20,7 @@ from kusari.autograd import function_node
 from kusari.autograd.functions.array import _axes
 from kusari.autograd.functions.array.cast import cast
 from kusari.autograd.functions.array.reshape import reshape
+from kusari.autograd.functions.math._row_sums import sum_keepdims
 from kusari.autograd.functions.math.average import mean as mean_
 from kusari.autograd.functions.math.sqrt import rsqrt
 from kusari.autograd.functions.math.sum import sum as sum_
@@ -53,11 +54,12 @@ def moments(x, axes):
         shape = tuple(1 if axis in axes else side
                       for axis, side in enumerate(x.shape))
         return xp.zeros(shape, dtype), xp.zeros(shape, dtype)
-    mean = x.mean(axis=axes, dtype=dtype, keepdims=True)
     if xp is numpy:
+        mean = _mean(x, axes, dtype)
         centered = numpy.subtract(x, mean, dtype=dtype)
         numpy.square(centered, out=centered)
-        return mean, centered.mean(axis=axes, keepdims=True)
+        return mean, _mean(centered, axes)
+    mean = x.mean(axis=axes, dtype=dtype, keepdims=True)
     return mean, _variance_kernel()(x, mean, axis=axes, keepdims=True)
 
 
@@ -237,10 +239,12 @@ def _gradients_gpu(x, gamma, gy, node):
     return _cast_gradients(gx, ggamma, gbeta, x, gamma)
 
 
-def _mean(a, axes):
-    """The mean of a over axes (kept), zeros where the axes are empty."""
+def _mean(a, axes, dtype=None):
+    """The mean of a over axes (kept), zeros where the axes are empty;
+    in ``dtype`` (default a's)."""
     count = math.prod(a.shape[axis] for axis in axes)
-    return a.sum(axis=axes, keepdims=True) / a.dtype.type(max(count, 1))
+    total = sum_keepdims(a, axes, dtype)
+    return total / total.dtype.type(max(count, 1))
 
 
 def _cast_gradients(gx, ggamma, gbeta, x, gamma):
