@@ -67,6 +67,41 @@ def test_deconvolution_is_the_transpose_of_convolution():
     numpy.testing.assert_allclose((y * gy).sum(), (x * gx).sum())
 
 
+@pytest.mark.parametrize('reversed_filter', [False, True])
+@pytest.mark.parametrize('ndim,pad,dilate,groups', [
+    (2, 1, 1, 1), (2, (0, 2), (1, 2), 2), (2, (3, 1), 1, 1), (1, 2, 2, 3),
+    (3, (1, 0, 2), (2, 1, 1), 1)])
+def test_stride_1_deconvolution_is_the_transpose_of_convolution(
+        monkeypatch, reversed_filter, ndim, pad, dilate, groups):
+    # Stride 1 runs as a convolution with the reversed filter where that
+    # pays (a pad over (k - 1) d, as (3, 1) is here, falls back to
+    # col2im), else as col2im: either is the convolution's adjoint.
+    monkeypatch.setattr(_geometry, 'reversed_filter_pays',
+                        lambda *args: reversed_filter)
+    rng = numpy.random.default_rng(5)
+    x = rng.standard_normal((2, 3 * groups) + (7, 6, 5)[:ndim])
+    W = rng.standard_normal((2 * groups, 3) + (3, 2, 3)[:ndim])
+    options = dict(stride=1, pad=pad, dilate=dilate, groups=groups)
+    y = F.convolution_nd(x, W, **options).array
+    gy = rng.standard_normal(y.shape)
+    gx = F.deconvolution_nd(gy, W, outsize=x.shape[2:], **options).array
+    assert gx.shape == x.shape
+    numpy.testing.assert_allclose((y * gy).sum(), (x * gx).sum())
+    gx_float32 = F.deconvolution_nd(
+        gy.astype(numpy.float32), W.astype(numpy.float32), **options).array
+    assert gx_float32.dtype == numpy.float32
+    numpy.testing.assert_allclose(gx_float32, gx, rtol=1e-4, atol=1e-4)
+
+
+def test_reversed_filter_pays_where_the_patches_are_no_larger():
+    # A same-padded 3x3 layer of 32 channels: the convolution form; a
+    # 5x5 one without padding from 12x12 to 8x8, 20 to 50 channels
+    # (LeNet's second), whose input gradient would copy a padded 16x16
+    # gradient for every 12x12 output: the col2im form.
+    assert _geometry.reversed_filter_pays(32, 32, 1, 1024, 1024)
+    assert not _geometry.reversed_filter_pays(50, 20, 1, 64, 144)
+
+
 def _conv_and_grads(x, W, gy, options):
     xv, Wv = Variable(x), Variable(W)
     y = F.convolution_2d(xv, Wv, **options)

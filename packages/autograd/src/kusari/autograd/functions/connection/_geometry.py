@@ -86,6 +86,27 @@ def batch_last(rows, patch, out_channels):
     return rows < 16 and patch > 2 * out_channels
 
 
+def reversed_filter_pays(in_channels, out_channels, groups, in_positions,
+                         out_positions):
+    """Whether a stride-1 deconvolution of ``in_channels`` at
+    ``in_positions`` to ``out_channels`` at ``out_positions`` is cheaper
+    as a convolution with the reversed filter (an im2col of the input,
+    padded to the output's size, and its product) than as the transposed
+    product and col2im.
+
+    Per kernel offset, the convolution copies ``in_channels`` values per
+    output position; the transposed product writes ``out_channels`` per
+    input position, which col2im then adds into the output, about twice
+    the cost of the copy. The products differ by the same ratio of
+    positions: a multiply-add is counted as 1/16 of a copied value (as
+    measured with OpenBLAS on one core).
+    """
+    copied = in_channels * out_positions
+    summed = out_channels * in_positions
+    return (copied * (16 + out_channels // groups)
+            <= summed * (32 + in_channels // groups))
+
+
 def batch_to_back(x):
     """``x`` ``(n, c, ...)`` as a C-contiguous ``(c, ..., n)``."""
     xp = backend.get_array_module(x)
