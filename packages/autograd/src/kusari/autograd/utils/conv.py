@@ -13,6 +13,7 @@ arrays alike (CuPy has the same stride tricks).
 import itertools
 
 from kusari.array import backend
+from kusari.autograd.utils import _workspace
 
 
 def get_conv_outsize(size, k, s, p, cover_all=False, d=1):
@@ -89,10 +90,14 @@ def im2col(img, ksize, stride, pad, pval=0, cover_all=False, dilate=None,
         with the batch last, its contiguous runs are ``n`` times longer
         than one output row, which pays off when the rows are short.
     """
+    patches = patch_view(img, ksize, stride, pad, pval, cover_all, dilate,
+                         outsize, batch_last)
+    if patches.flags.c_contiguous:
+        return patches
     xp = backend.get_array_module(img)
-    return xp.ascontiguousarray(patch_view(
-        img, ksize, stride, pad, pval, cover_all, dilate, outsize,
-        batch_last))
+    col = _workspace.empty(xp, patches.shape, patches.dtype)
+    col[...] = patches
+    return col
 
 
 def patch_view(img, ksize, stride, pad, pval=0, cover_all=False,
