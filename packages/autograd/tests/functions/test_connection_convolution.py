@@ -56,6 +56,40 @@ def test_convolution_2d_matches_loop(stride, pad, cover_all, dilate,
     numpy.testing.assert_allclose(y.array, expected, rtol=1e-4, atol=1e-4)
 
 
+@pytest.mark.parametrize('batch_last', [False, True])
+@pytest.mark.parametrize('dtype', [numpy.float16, numpy.float64])
+def test_one_filter_per_group_matches_the_dense_convolution(
+        monkeypatch, dtype, batch_last):
+    # Depthwise (one filter per group) runs as einsum, not matmul, in the
+    # batch-first layout: the same values and gradients as the dense
+    # convolution whose filter is zero off the diagonal of (output, input)
+    # channels.
+    monkeypatch.setattr(_geometry, 'batch_last',
+                        lambda *args: batch_last)
+    rng = numpy.random.default_rng(6)
+    x = rng.uniform(-1, 1, (3, 4, 7, 6))
+    W = rng.uniform(-1, 1, (4, 1, 3, 3))
+    dense = numpy.zeros((4, 4, 3, 3))
+    dense[range(4), range(4)] = W[:, 0]
+    gy = rng.uniform(-1, 1, (3, 4, 4, 4))
+    options = dict(stride=(2, 1), pad=1, dilate=(1, 2))
+    results = []
+    for filter_, groups in ((W, 4), (dense, 1)):
+        xv = Variable(x.astype(dtype))
+        Wv = Variable(filter_.astype(dtype))
+        y = F.convolution_2d(xv, Wv, groups=groups, **options)
+        y.grad = gy.astype(dtype)
+        y.backward()
+        assert y.dtype == Wv.grad.dtype == dtype
+        results.append((y.array, xv.grad, Wv.grad))
+    (y, gx, gW), (y_dense, gx_dense, gW_dense) = results
+    tolerance = 0.02 if dtype == numpy.float16 else 1e-12
+    for actual, expected in ((y, y_dense), (gx, gx_dense),
+                             (gW[:, 0], gW_dense[range(4), range(4)])):
+        numpy.testing.assert_allclose(actual, expected, rtol=tolerance,
+                                      atol=tolerance)
+
+
 def test_deconvolution_is_the_transpose_of_convolution():
     rng = numpy.random.default_rng(1)
     x = rng.standard_normal((2, 4, 7, 8))

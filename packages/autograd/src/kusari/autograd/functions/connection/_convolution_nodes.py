@@ -98,7 +98,11 @@ def grouped_conv(col, W, groups, batch_last=False):
     n = col.shape[0]
     outsize = col.shape[2 + (col.ndim - 2) // 2:]
     col_mat = col.reshape(n, groups, w_mat.shape[2], math.prod(outsize))
-    return _geometry.gemm(w_mat, col_mat).reshape((n, out_c) + outsize)
+    if w_mat.shape[1] == 1:  # one filter per group
+        y = _geometry.einsum('gk,ngkp->ngp', w_mat[:, 0], col_mat)
+    else:
+        y = _geometry.gemm(w_mat, col_mat)
+    return y.reshape((n, out_c) + outsize)
 
 
 class ConvolutionNDGradW(function_node.FunctionNode):
@@ -153,8 +157,12 @@ class ConvolutionNDGradW(function_node.FunctionNode):
             positions = math.prod(gy.shape[2:])
             gy_mat = gy.reshape(n, g, out_c // g, positions)
             col_mat = col.reshape(n, g, patch, positions)
-            gW_t = _geometry.gemm(
-                col_mat, gy_mat.swapaxes(2, 3)).sum(axis=0)
+            if out_c == g:  # one filter per group
+                gW_t = _geometry.einsum(
+                    'ngkp,ngp->gk', col_mat, gy_mat[:, :, 0])[..., None]
+            else:
+                gW_t = _geometry.gemm(
+                    col_mat, gy_mat.swapaxes(2, 3)).sum(axis=0)
         return gW_t.swapaxes(1, 2).reshape(
             (out_c, x.shape[1] // g) + self.ksize),
 
