@@ -56,6 +56,40 @@ def test_convolution_2d_matches_loop(stride, pad, cover_all, dilate,
     numpy.testing.assert_allclose(y.array, expected, rtol=1e-4, atol=1e-4)
 
 
+@pytest.mark.parametrize('batch_last', [False, True])
+@pytest.mark.parametrize('dtype', [numpy.float16, numpy.float64])
+def test_one_filter_per_group_matches_the_dense_convolution(
+        monkeypatch, dtype, batch_last):
+    # Depthwise (one filter per group) runs as einsum, not matmul, in the
+    # batch-first layout: the same values and gradients as the dense
+    # convolution whose filter is zero off the diagonal of (output, input)
+    # channels.
+    monkeypatch.setattr(_geometry, 'batch_last',
+                        lambda *args: batch_last)
+    rng = numpy.random.default_rng(6)
+    x = rng.uniform(-1, 1, (3, 4, 7, 6))
+    W = rng.uniform(-1, 1, (4, 1, 3, 3))
+    dense = numpy.zeros((4, 4, 3, 3))
+    dense[range(4), range(4)] = W[:, 0]
+    gy = rng.uniform(-1, 1, (3, 4, 4, 4))
+    options = dict(stride=(2, 1), pad=1, dilate=(1, 2))
+    results = []
+    for filter_, groups in ((W, 4), (dense, 1)):
+        xv = Variable(x.astype(dtype))
+        Wv = Variable(filter_.astype(dtype))
+        y = F.convolution_2d(xv, Wv, groups=groups, **options)
+        y.grad = gy.astype(dtype)
+        y.backward()
+        assert y.dtype == Wv.grad.dtype == dtype
+        results.append((y.array, xv.grad, Wv.grad))
+    (y, gx, gW), (y_dense, gx_dense, gW_dense) = results
+    tolerance = 0.02 if dtype == numpy.float16 else 1e-12
+    for actual, expected in ((y, y_dense), (gx, gx_dense),
+                             (gW[:, 0], gW_dense[range(4), range(4)])):
+        numpy.testing.assert_allclose(actual, expected, rtol=tolerance,
+                                      atol=tolerance)
+
+
 def test_deconvolution_is_the_transpose_of_convolution():
     rng = numpy.random.default_rng(1)
     x = rng.standard_normal((2, 4, 7, 8))
@@ -65,6 +99,41 @@ def test_deconvolution_is_the_transpose_of_convolution():
     gy = rng.standard_normal(y.shape)
     gx = F.deconvolution_2d(gy, W, outsize=(7, 8), **options).array
     numpy.testing.assert_allclose((y * gy).sum(), (x * gx).sum())
+
+
+@pytest.mark.parametrize('reversed_filter', [False, True])
+@pytest.mark.parametrize('ndim,pad,dilate,groups', [
+    (2, 1, 1, 1), (2, (0, 2), (1, 2), 2), (2, (3, 1), 1, 1), (1, 2, 2, 3),
+    (3, (1, 0, 2), (2, 1, 1), 1)])
+def test_stride_1_deconvolution_is_the_transpose_of_convolution(
+        monkeypatch, reversed_filter, ndim, pad, dilate, groups):
+    # Stride 1 runs as a convolution with the reversed filter where that
+    # pays (a pad over (k - 1) d, as (3, 1) is here, falls back to
+    # col2im), else as col2im: either is the convolution's adjoint.
+    monkeypatch.setattr(_geometry, 'reversed_filter_pays',
+                        lambda *args: reversed_filter)
+    rng = numpy.random.default_rng(5)
+    x = rng.standard_normal((2, 3 * groups) + (7, 6, 5)[:ndim])
+    W = rng.standard_normal((2 * groups, 3) + (3, 2, 3)[:ndim])
+    options = dict(stride=1, pad=pad, dilate=dilate, groups=groups)
+    y = F.convolution_nd(x, W, **options).array
+    gy = rng.standard_normal(y.shape)
+    gx = F.deconvolution_nd(gy, W, outsize=x.shape[2:], **options).array
+    assert gx.shape == x.shape
+    numpy.testing.assert_allclose((y * gy).sum(), (x * gx).sum())
+    gx_float32 = F.deconvolution_nd(
+        gy.astype(numpy.float32), W.astype(numpy.float32), **options).array
+    assert gx_float32.dtype == numpy.float32
+    numpy.testing.assert_allclose(gx_float32, gx, rtol=1e-4, atol=1e-4)
+
+
+def test_reversed_filter_pays_where_the_patches_are_no_larger():
+    # A same-padded 3x3 layer of 32 channels: the convolution form; a
+    # 5x5 one without padding from 12x12 to 8x8, 20 to 50 channels
+    # (LeNet's second), whose input gradient would copy a padded 16x16
+    # gradient for every 12x12 output: the col2im form.
+    assert _geometry.reversed_filter_pays(32, 32, 1, 1024, 1024)
+    assert not _geometry.reversed_filter_pays(50, 20, 1, 64, 144)
 
 
 def _conv_and_grads(x, W, gy, options):

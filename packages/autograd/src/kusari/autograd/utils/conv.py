@@ -13,6 +13,7 @@ arrays alike (CuPy has the same stride tricks).
 import itertools
 
 from kusari.array import backend
+from kusari.autograd.utils import _workspace
 
 
 def get_conv_outsize(size, k, s, p, cover_all=False, d=1):
@@ -88,11 +89,18 @@ def im2col(img, ksize, stride, pad, pval=0, cover_all=False, dilate=None,
         ``batch_last``. The copy of the patches runs along the last axes;
         with the batch last, its contiguous runs are ``n`` times longer
         than one output row, which pays off when the rows are short.
+        A large NumPy one comes from a pool of reused arrays (see
+        :mod:`kusari.autograd.utils._workspace`); where the patches need
+        no copy (a 1x1 kernel, stride 1, no padding), a view of ``img``.
     """
+    patches = patch_view(img, ksize, stride, pad, pval, cover_all, dilate,
+                         outsize, batch_last)
+    if patches.flags.c_contiguous:
+        return patches
     xp = backend.get_array_module(img)
-    return xp.ascontiguousarray(patch_view(
-        img, ksize, stride, pad, pval, cover_all, dilate, outsize,
-        batch_last))
+    col = _workspace.empty(xp, patches.shape, patches.dtype)
+    col[...] = patches
+    return col
 
 
 def patch_view(img, ksize, stride, pad, pval=0, cover_all=False,

