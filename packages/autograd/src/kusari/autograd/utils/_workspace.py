@@ -20,9 +20,21 @@ import numpy
 
 _MIN_BYTES = 1 << 20
 _MAX_BYTES = 1 << 30
-# sys.getrefcount of a pooled buffer no one else holds: the pool's list,
-# the loop variable and getrefcount's own argument.
-_UNUSED_REFCOUNT = 3
+
+
+def _refcounts(buffers):
+    """``sys.getrefcount`` of each of ``buffers`` (a list), as seen from
+    here: the pool reads them only through this function."""
+    counts = []
+    for buffer in buffers:
+        counts.append(sys.getrefcount(buffer))
+    return counts
+
+
+# The count of a buffer that only the pool's list holds, measured by this
+# interpreter (what the loop and the call add differs between Python
+# versions, which may borrow references instead of taking them).
+_UNUSED_REFCOUNT = _refcounts([numpy.empty(1, numpy.uint8)])[0]
 
 _lock = threading.Lock()
 _buffers = {}  # size in bytes: list of 1-d uint8 arrays of that size
@@ -50,8 +62,8 @@ def _unused(nbytes):
     pool may grow by it, else None (called with the lock held)."""
     global _pooled_bytes
     same_size = _buffers.setdefault(nbytes, [])
-    for buffer in same_size:
-        if sys.getrefcount(buffer) == _UNUSED_REFCOUNT:
+    for buffer, count in zip(same_size, _refcounts(same_size)):
+        if count == _UNUSED_REFCOUNT:
             return buffer
     if _pooled_bytes + nbytes > _MAX_BYTES:
         _drop_unused()
@@ -67,7 +79,7 @@ def _drop_unused():
     """Forget every pooled buffer no one refers to (lock held)."""
     global _pooled_bytes
     for nbytes, buffers in _buffers.items():
-        kept = [buffer for buffer in buffers
-                if sys.getrefcount(buffer) > _UNUSED_REFCOUNT]
+        kept = [buffer for buffer, count in zip(buffers, _refcounts(buffers))
+                if count > _UNUSED_REFCOUNT]
         _pooled_bytes -= nbytes * (len(buffers) - len(kept))
         buffers[:] = kept
