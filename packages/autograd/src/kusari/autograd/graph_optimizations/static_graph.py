@@ -21,13 +21,18 @@ of a recorded step. A chain found dynamic when it is recorded again
 after 8, 16, 32... replays, every call in debug mode) raises
 :class:`DynamicGraphError`.
 
-Each replay applies fresh copies of the recorded nodes and keeps what its
-backward needs, so the backward of a call is unaffected by later calls.
-The backward is each node's own ``backward``, without the graph traversal;
-a node's backward may compute values in Python from what its forward
-kept, which a recorded array-level backward would reuse stale. Function
-hooks see the single replay node, not the recorded ones, and a replay
-does not support double backpropagation (a recording call does).
+Each replay keeps what its backward needs, so the backward of a call is
+unaffected by later calls: the arrays the nodes retained, and a fresh copy
+of each node whose forward keeps state of its own (an array, such as a
+dropout mask, or values that differed between the two recordings); the
+other nodes are applied again on every replay, their forward setting the
+same values. The backward is each node's own, without the graph traversal,
+in the reverse of the recorded order, on arrays: a node's
+:meth:`~FunctionNode.array_backward` where it defines one, else its
+``backward`` on Variables made for the purpose; gradients of a slot read
+by several nodes are summed into one array. Function hooks see the single
+replay node, not the recorded ones, and a replay does not support double
+backpropagation (a recording call does).
 """
 import contextlib
 import copy
@@ -86,6 +91,39 @@ def _fresh_copy(node):
         function = node._function = copy.copy(node._function)
         function._node_ref = weakref.ref(node)
     return node
+
+
+# Fields of a node that FunctionNode.apply sets (the graph), not its forward.
+_GRAPH_FIELDS = frozenset(('inputs', 'outputs', 'rank', 'stack',
+                           '_retained_output_data'))
+_PLAIN = (type(None), bool, int, float, complex, str, bytes, slice, type,
+          numpy.dtype, numpy.generic)
+
+
+def _is_plain(value):
+    """Whether ``value`` is an immutable value that holds no array."""
+    if isinstance(value, tuple):
+        return all([_is_plain(v) for v in value])
+    return isinstance(value, _PLAIN)
+
+
+def _state_made(template, node):
+    """The fields the recorded forward of ``node`` set (those a copy of
+    ``template``, the node before it, lacks or holds otherwise), if all are
+    plain values; None where one is not (an array: a dropout mask, say),
+    and for an old-style Function (whose state its adapter does not show).
+    """
+    if isinstance(node, FunctionAdapter) or not hasattr(node, '__dict__'):
+        return None
+    before = template.__dict__
+    made = {}
+    for field, value in node.__dict__.items():
+        if field in _GRAPH_FIELDS or before.get(field, _gone) is value:
+            continue
+        if not _is_plain(value):
+            return None
+        made[field] = value
+    return made
 
 
 def _type_of(array):
@@ -147,7 +185,8 @@ class _Op:
     outputs: the unit of the backward schedule."""
 
     __slots__ = ('node', 'in_slots', 'out_slots', 'targets', 'in_nodes',
-                 'out_refs', 'config')
+                 'out_refs', 'in_positions', 'out_positions', 'target_slots',
+                 'array_level', 'config')
 
     def __init__(self, node, in_slots, out_slots):
         self.node = node
@@ -157,31 +196,55 @@ class _Op:
         self.config = None  # (key, value) pairs the chain's code had set
 
 
+def _positions(slots, indexes, position):
+    """Where a run keeps the arrays of ``slots`` at ``indexes`` (the
+    retained ones): their positions in its tuple of retained arrays, -1
+    (its last item, None) for the others; None where none is retained."""
+    if not indexes:
+        return None
+    return tuple([position[s] if i in indexes else -1
+                  for i, s in enumerate(slots)])
+
+
 class _NodeStep(_Op):
     """Runs a recorded node's ``forward`` on the arrays of its slots.
 
     A node is applied once: each run applies a fresh copy of the node as
     it was before its recorded forward, so that state a forward draws or
     caches (a dropout mask) is made anew, and that of an earlier call is
-    left to that call's backward.
+    left to that call's backward; except where its forward sets only plain
+    values, the same on both recordings (``shared``: one node for every
+    run, see :meth:`StaticSchedule.share_nodes`).
     """
 
-    __slots__ = ('template',)
+    __slots__ = ('template', 'made', 'shared')
 
     def __init__(self, template, node, in_slots, out_slots):
         super().__init__(node, in_slots, out_slots)
         self.template = template
+        self.made = _state_made(template, node)
+        self.shared = None
 
     @property
     def kind(self):
         return type(self.template)
 
     def __call__(self, table):
-        node = self.node = _fresh_copy(self.template)
-        outputs = _as_arrays(
-            node.forward(tuple([table[s] for s in self.in_slots])))
-        for s, y in zip(self.out_slots, outputs):
-            table[s] = y
+        node = self.shared
+        if node is None:
+            node = self.node = _fresh_copy(self.template)
+        outputs = node.forward(tuple([table[s] for s in self.in_slots]))
+        out_slots = self.out_slots
+        if len(out_slots) == 1:
+            y = outputs[0]
+            if isinstance(y, numpy.generic):
+                y = force_array(y)
+                outputs = y,
+            table[out_slots[0]] = y
+        else:
+            outputs = _as_arrays(outputs)
+            for s, y in zip(out_slots, outputs):
+                table[s] = y
         indexes = node._output_indexes_to_retain
         if indexes is not None:
             node._retained_output_data = tuple([outputs[i] for i in indexes])
@@ -519,7 +582,7 @@ class StaticSchedule:
         self._check_leaves_reached(trace)
         self.backward_ops = self._backward_ops(trace)
         self.keeps_arrays = trace.opted_in
-        self._retained = self._slot_nodes()
+        self._retained_slots, self._fallback_nodes = self._slot_nodes()
         self._release()
 
     def _release(self):
@@ -527,7 +590,17 @@ class StaticSchedule:
         for s in self._transient:
             table[s] = None
         for step in self._node_steps:
-            step.node = None  # and what its forward kept on it
+            step.node = step.shared  # and what its forward kept on it
+
+    def share_nodes(self, reference):
+        """Apply one node on every run for each step whose forward set the
+        same plain values on this recording as on ``reference`` (an
+        earlier recording of the signature): what a fresh copy of it per
+        run would keep is the same on every run."""
+        for step, earlier in zip(self._node_steps, reference._node_steps):
+            if step.made is not None and earlier.made is not None and \
+                    step.made == earlier.made:
+                step.shared = step.node = _fresh_copy(step.template)
 
     def _constant_inputs(self, trace):
         """``(step, input index, slot)`` of each node input that is a
@@ -593,9 +666,25 @@ class StaticSchedule:
         return ops
 
     def _slot_nodes(self):
-        """Give each node of the backward schedule input and output nodes
-        of its own (its ``inputs`` and ``outputs`` in backward); the list
-        ``(node, slot)`` of those that hold a retained array."""
+        """The slots of the arrays the nodes of the backward schedule
+        retain (a run keeps them, in this order), and the list
+        ``(variable node, position in that order)`` of those that a node
+        without an array-level backward reads through its ``inputs``.
+
+        Each op gets the positions of its retained inputs and outputs
+        (``in_positions``, ``out_positions``: see :func:`_positions`), and
+        the slots of the inputs it gives a gradient; an op
+        without an array-level backward gets input and output nodes of its
+        own (its ``inputs`` and ``outputs`` in backward)."""
+        retained = set()
+        for op in self.backward_ops:
+            node = op.node
+            for i in node._input_indexes_to_retain or ():
+                retained.add(op.in_slots[i])
+            for i in node._output_indexes_to_retain or ():
+                retained.add(op.out_slots[i])
+        retained = tuple(sorted(retained))
+        position = {s: k for k, s in enumerate(retained)}
         slot_nodes = {}
 
         def node_of(s):
@@ -606,17 +695,21 @@ class StaticSchedule:
                 vnode._variable = _gone
             return vnode
 
-        retained = set()
         for op in self.backward_ops:
             node = op.node
-            op.in_nodes = tuple([node_of(s) for s in op.in_slots])
-            op.out_refs = tuple([weakref.ref(node_of(s))
-                                 for s in op.out_slots])
-            for i in node._input_indexes_to_retain or ():
-                retained.add(op.in_slots[i])
-            for i in node._output_indexes_to_retain or ():
-                retained.add(op.out_slots[i])
-        return [(slot_nodes[s], s) for s in sorted(retained)]
+            op.in_positions = _positions(
+                op.in_slots, node._input_indexes_to_retain, position)
+            op.out_positions = _positions(
+                op.out_slots, node._output_indexes_to_retain, position)
+            op.target_slots = tuple([op.in_slots[i] for i in op.targets])
+            op.array_level = node._has_array_backward
+            if not op.array_level:
+                op.in_nodes = tuple([node_of(s) for s in op.in_slots])
+                op.out_refs = tuple([weakref.ref(node_of(s))
+                                     for s in op.out_slots])
+        fallback = [(vnode, position[s]) for s, vnode in slot_nodes.items()
+                    if s in position]
+        return retained, fallback
 
     def run(self, inputs, backprop):
         """Run the forward steps on ``inputs`` (arrays, one per input
@@ -642,47 +735,60 @@ class StaticSchedule:
                                               self._copied)])
         state = None
         if backprop:
+            # (-1, a position of no retained array, reads the None.)
             state = (tuple([op.node for op in self.backward_ops]),
-                     tuple([table[s] for _, s in self._retained]))
+                     tuple([table[s] for s in self._retained_slots] +
+                           [None]))
         self._release()
         return outputs, state
 
     def run_backward(self, state, grad_outputs):
-        """Gradients of the input slots from those of the output slots:
-        the backward of the nodes of the run that ``state`` describes,
-        last node first."""
+        """Gradients of the input slots (arrays) from those of the output
+        slots (arrays or None): the backward of the nodes of the run that
+        ``state`` describes, last node first. A list by slot."""
         nodes, retained = state
-        for (vnode, _), array in zip(self._retained, retained):
-            vnode.data = array
+        for vnode, k in self._fallback_nodes:
+            vnode.data = retained[k]
             vnode._variable = _gone
-        grads = {}
-
-        def add(s, g):
-            old = grads.get(s)
-            grads[s] = g if old is None else Variable._bare(
-                force_array(old.array + g.array), True)
-
+        grads = [None] * len(self.table)
+        summed = set()  # slots whose array this backward made: added into
         for s, gy in zip(self.output_slots, grad_outputs):
             if gy is not None:
-                add(s, gy)
-        pop = grads.pop
+                _accumulate(grads, summed, s, gy)
         for op, node in zip(reversed(self.backward_ops), reversed(nodes)):
-            gys = tuple([pop(s, None) for s in op.out_slots])
-            if not any([gy is not None for gy in gys]):
-                continue
-            node.inputs = op.in_nodes
-            node.outputs = op.out_refs
-            targets = op.targets
-            if node._accumulates:
-                gxs = node.backward_accumulate(targets, gys,
-                                               (None,) * len(targets))
+            out_slots = op.out_slots
+            if len(out_slots) == 1:
+                s = out_slots[0]
+                gy = grads[s]
+                if gy is None:
+                    continue
+                grads[s] = None
+                gys = (gy,)
             else:
-                gxs = node.backward(targets, gys)
+                gys = tuple([grads[s] for s in out_slots])
+                if not any([gy is not None for gy in gys]):
+                    continue
+                for s in out_slots:
+                    grads[s] = None
+            targets = op.targets
+            if op.array_level:
+                positions = op.in_positions
+                inputs = (None,) * len(op.in_slots) if positions is None \
+                    else tuple([retained[k] for k in positions])
+                positions = op.out_positions
+                outputs = (None,) * len(out_slots) if positions is None \
+                    else tuple([retained[k] for k in positions])
+                gxs = node.array_backward(targets, gys, inputs, outputs)
                 if len(gxs) != len(targets):
                     gxs = [gxs[i] for i in targets]
-            for i, gx in zip(targets, gxs):
+            else:
+                gxs = _variable_backward(op, node, gys, retained)
+            for s, gx in zip(op.target_slots, gxs):
                 if gx is not None:
-                    add(op.in_slots[i], gx)
+                    if grads[s] is None:
+                        grads[s] = gx
+                    else:
+                        _accumulate(grads, summed, s, gx)
         return grads
 
     def __reduce__(self):
@@ -695,6 +801,42 @@ class StaticSchedule:
                  f'{list(self.output_slots)}']
         lines += [f'  {i}: {step!r}' for i, step in enumerate(self.steps)]
         return '\n'.join(lines)
+
+
+def _accumulate(grads, summed, s, g):
+    """Add the gradient ``g`` to that of slot ``s``: into the array where
+    the sum is one this backward made (in ``summed``), else into a new
+    one (the gradients a backward returns may be arrays held elsewhere)."""
+    old = grads[s]
+    if old is None:
+        grads[s] = g
+    elif s in summed:
+        old += g
+    else:
+        grads[s] = force_array(old + g)
+        summed.add(s)
+
+
+def _variable_backward(op, node, grad_outputs, retained):
+    """A node's ``backward`` on Variables (without a graph) in a replay:
+    its input and output nodes are those of its op, holding the arrays of
+    the run; the gradient arrays, one per target input."""
+    node.inputs = op.in_nodes
+    node.outputs = op.out_refs
+    indexes = node._output_indexes_to_retain
+    if indexes is not None:  # (a node shared by every run: this run's)
+        node._retained_output_data = tuple([
+            retained[op.out_positions[i]] for i in indexes])
+    gys = tuple([None if gy is None else Variable._bare(gy, True)
+                 for gy in grad_outputs])
+    targets = op.targets
+    if node._accumulates:
+        gxs = node.backward_accumulate(targets, gys, (None,) * len(targets))
+    else:
+        gxs = node.backward(targets, gys)
+        if len(gxs) != len(targets):
+            gxs = [gxs[i] for i in targets]
+    return [None if gx is None else gx.array for gx in gxs]
 
 
 class StaticScheduleFunction(FunctionNode):
@@ -729,10 +871,16 @@ class StaticScheduleFunction(FunctionNode):
                 f'with chainer.config.use_static_graph = False')
         _check_not_replayed(schedule, self.generation)
         schedule.manager.end_forward()
-        grads = schedule.run_backward(self._state, grad_outputs)
+        grads = schedule.run_backward(
+            self._state,
+            [None if gy is None else gy.array for gy in grad_outputs])
         input_slots = schedule.input_slots
-        return tuple([grads.get(input_slots[i])
+        return tuple([_as_variable(grads[input_slots[i]])
                       for i in target_input_indexes])
+
+
+def _as_variable(array):
+    return None if array is None else Variable._bare(array, True)
 
 
 def _check_not_replayed(schedule, generation):
@@ -811,6 +959,7 @@ class ScheduleManager:
             if reference is not None and reference.matches():
                 _check_same_steps(self.name, reference, schedule)
                 _check_same_constants(self.name, reference, schedule)
+                schedule.share_nodes(reference)
                 schedule.interval = max(8, 2 * reference.interval)
                 schedule.replays_left = schedule.interval
             if chosen is None:
