@@ -1,6 +1,7 @@
 """Fully connected (linear) layer function."""
 import math
 
+from kusari.array import backend
 from kusari.autograd import accumulation
 from kusari.autograd import function_node
 from kusari.autograd.functions.array.reshape import reshape
@@ -10,6 +11,7 @@ from kusari.autograd.functions.math import _mixed_dtypes
 from kusari.autograd.functions.math.matmul import matmul
 from kusari.autograd.functions.math.sum import sum as _sum
 from kusari.autograd.utils import type_check
+from kusari.autograd.utils.array import force_array
 from kusari.autograd.variable import as_variable
 
 
@@ -61,6 +63,19 @@ class LinearFunction(function_node.FunctionNode):
             ret.append(_sum(gy, axis=0))
         return ret
 
+    def array_backward(self, indexes, grad_outputs, inputs, outputs):
+        x, W = inputs[:2]
+        gy, = grad_outputs
+        xp = backend.get_array_module(gy)
+        ret = []
+        if 0 in indexes:
+            ret.append(_in_dtype(xp.matmul(gy, W), x))
+        if 1 in indexes:
+            ret.append(_in_dtype(xp.matmul(gy.swapaxes(-1, -2), x), W))
+        if 2 in indexes:
+            ret.append(force_array(gy.sum(axis=(0,))))
+        return ret
+
     def backward_accumulate(self, target_input_indexes, grad_outputs,
                             grad_inputs):
         """:meth:`backward` added to the pass's gradients so far. Where the
@@ -87,6 +102,10 @@ class LinearFunction(function_node.FunctionNode):
                     accumulation.hand_over(grad, w_node)
             ret.append(grad)
         return tuple(ret)
+
+
+def _in_dtype(array, like):
+    return array if array.dtype == like.dtype else array.astype(like.dtype)
 
 
 @type_check.checks_inputs
