@@ -527,6 +527,50 @@ def test_a_replay_calls_the_array_level_backward_where_there_is_one():
                                       rtol=1e-6)
 
 
+class Accumulator(MLP):
+    """h = tanh(W1 x + b1 + h_prev): ``h`` is a state Variable kept in an
+    attribute between calls (None at first), as a recurrent link's."""
+
+    def __init__(self):
+        super().__init__()
+        self.h = None
+
+    def forward(self, x):
+        a = F.linear(x, self.W1, self.b1)
+        self.h = F.tanh(a if self.h is None else a + self.h)
+        return self.h
+
+
+class StaticAccumulator(Accumulator):
+
+    @static_graph
+    def __call__(self, x):
+        return self.forward(x)
+
+
+def test_a_state_kept_between_calls_is_read_and_set_by_replays():
+    static, dynamic = StaticAccumulator(), Accumulator()
+    rng = numpy.random.RandomState(0)
+    replays = 0
+    for step in range(6):
+        xs = [rng.uniform(-1, 1, (2, 5)).astype(numpy.float32)
+              for _ in range(3)]
+        for model in (static, dynamic):
+            model.cleargrads()
+            loss = 0
+            for x in xs:
+                y = model(x) if model is static else model.forward(x)
+                replays += isinstance(y.creator, StaticScheduleFunction)
+                loss += F.sum(y ** 2)
+            loss.backward()
+            loss.unchain_backward()
+        assert_close(static.h.array, dynamic.h.array)
+        for name in ('W1', 'b1'):  # (W2 and b2 are not used)
+            assert_close(getattr(static, name).grad,
+                         getattr(dynamic, name).grad)
+    assert replays >= 6
+
+
 def test_a_schedule_lets_its_arrays_go_after_a_call():
     model = StaticMLP()
     with using_config('enable_backprop', False):

@@ -1,8 +1,9 @@
 """Models written for Chainer train the same with ``@static_graph`` as
 define-by-run: the same parameters after 20 optimizer steps (bit for bit
 where the replay computes in the same order), for the seed's MNIST MLP
-as its usage example writes it, a LeNet and a residual block with batch
-normalization."""
+as its usage example writes it, a LeNet, a residual block with batch
+normalization and an LSTM language model (truncated BPTT, the LSTM links'
+state carried between calls)."""
 import numpy
 import pytest
 
@@ -11,6 +12,7 @@ import chainer.functions as F
 import chainer.links as L
 from chainer import static_code  # noqa: F401 (the seed's import)
 from chainer import static_graph
+from chainer.graph_optimizations.static_graph import StaticScheduleFunction
 
 STEPS = 20
 
@@ -161,3 +163,66 @@ def test_a_residual_block_with_batch_normalization_trains_as_define_by_run(
                                      dynamic.bn_a.avg_mean)
     numpy.testing.assert_array_equal(static.bn_b.avg_var,
                                      dynamic.bn_b.avg_var)
+
+
+class LanguageModel(chainer.Chain):
+    """EmbedID, two stacked LSTM links (state kept between calls), linear
+    to the vocabulary."""
+
+    def __init__(self):
+        super().__init__()
+        with self.init_scope():
+            self.embed = L.EmbedID(20, 6)
+            self.lstm1 = L.LSTM(6, 6)
+            self.lstm2 = L.LSTM(6, 6)
+            self.out = L.Linear(6, 20)
+
+    def forward(self, tokens):
+        return self.out(self.lstm2(self.lstm1(self.embed(tokens))))
+
+
+class StaticLanguageModel(LanguageModel):
+
+    @static_graph
+    def forward(self, tokens):
+        return LanguageModel.forward(self, tokens)
+
+
+def _train_language_model(model, bprop_len=4):
+    """STEPS updates of truncated BPTT over a random token stream, the
+    LSTM states carried on (and reset halfway); the parameters after
+    them, and how many calls were replays."""
+    rng = numpy.random.RandomState(0)
+    stream = rng.randint(0, 20, (3, STEPS * bprop_len + 1)).astype(
+        numpy.int32)
+    optimizer = chainer.optimizers.SGD(lr=0.5)
+    optimizer.setup(model)
+    replays = 0
+    for step in range(STEPS):
+        if step == STEPS // 2:
+            model.lstm1.reset_state()
+            model.lstm2.reset_state()
+        loss = 0
+        for i in range(step * bprop_len, (step + 1) * bprop_len):
+            y = model(stream[:, i])
+            replays += isinstance(y.creator, StaticScheduleFunction)
+            loss += F.softmax_cross_entropy(y, stream[:, i + 1])
+        model.cleargrads()
+        loss.backward()
+        loss.unchain_backward()
+        optimizer.update()
+    return ({name: param.array.copy() for name, param
+             in model.namedparams()}, replays)
+
+
+def test_an_lstm_language_model_trains_as_define_by_run():
+    static, dynamic = _models(StaticLanguageModel, LanguageModel)
+    # The gradients of the weights used on every step are summed in
+    # another order (a replay returns one per call): float32 rounding.
+    static_parameters, replays = _train_language_model(static)
+    _same_parameters(static_parameters, _train_language_model(dynamic)[0],
+                     exact=False)
+    # Most calls replayed, reading and setting the LSTM states.
+    assert replays > STEPS * 4 // 2
+    numpy.testing.assert_allclose(static.lstm2.h.array,
+                                  dynamic.lstm2.h.array, rtol=1e-5)

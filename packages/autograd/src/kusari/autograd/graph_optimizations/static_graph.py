@@ -15,8 +15,13 @@ Only function applications and ``static_code`` calls are replayed. Other
 Python code of the chain (side-effect code) runs on recording calls only,
 and the arrays it makes are constants of the schedule: an array that
 reaches a function as none of an argument of the chain, a parameter or an
-array attribute of its links (read again on every replay), or the output
-of a recorded step. A chain found dynamic when it is recorded again
+array attribute of its links (read again on every replay), a state of its
+links, or the output of a recorded step. A *state* is a Variable (not a
+Parameter) held in an attribute of a link, as a recurrent link's ``h``
+and ``c``: one read by the call is an input of the replay node, one the
+call sets to a step's output is an output of it, set again on every
+replay; which states a call finds, and their shapes, are part of its
+signature. A chain found dynamic when it is recorded again
 (the second call of a signature, another call of a forward pass, a check
 after 8, 16, 32... replays, every call in debug mode) raises
 :class:`DynamicGraphError`.
@@ -49,6 +54,7 @@ from kusari.autograd import function_hook
 from kusari.autograd.function import FunctionAdapter
 from kusari.autograd.function_node import FunctionNode
 from kusari.autograd.utils.array import force_array
+from kusari.autograd.variable import Parameter
 from kusari.autograd.variable import Variable
 from kusari.autograd.variable import VariableNode
 
@@ -124,6 +130,22 @@ def _state_made(template, node):
             return None
         made[field] = value
     return made
+
+
+def _owners(chain):
+    """The links whose attributes a static chain reads: its ``links()``,
+    or the chain alone."""
+    links = getattr(chain, 'links', None)
+    return list(links()) if links is not None else [chain]
+
+
+def _states(owners):
+    """``(owner, name, variable)`` of each state of ``owners``: a Variable
+    other than a Parameter held in an attribute."""
+    return [(owner, name, value) for owner in owners
+            for name, value in vars(owner).items()
+            if isinstance(value, Variable) and
+            not isinstance(value, Parameter)]
 
 
 def _type_of(array):
@@ -300,6 +322,9 @@ class _Trace(function_hook.FunctionHook):
         self.slot_of = {}    # id(array) -> its latest slot
         self.leaves = {}     # slot -> the Parameter read on every replay
         self.attributes = {}  # slot -> (link, name) read on every replay
+        self.owners = _owners(chain)
+        self.states = _states(self.owners)  # as the call found them
+        self.states_in = {}  # slot -> (link, name) of a state read
         self.produced = set()
         self.steps = []
         self.ops = []
@@ -337,8 +362,11 @@ class _Trace(function_hook.FunctionHook):
         if slot is None:
             slot = self.new_slot(array)
             param = self._param_of(array)
+            state = self._state_of(array)
             if param is not None:
                 self.leaves[slot] = param
+            elif state is not None:
+                self.states_in[slot] = state
             elif id(array) in self._attributes():
                 self.attributes[slot] = self._attributes()[id(array)]
         return slot
@@ -349,12 +377,26 @@ class _Trace(function_hook.FunctionHook):
         replay, so that one set anew (moved to another device, say) is
         used."""
         if self._attribute_map is None:
-            links = getattr(self.chain, 'links', None)
-            owners = links() if links is not None else (self.chain,)
             self._attribute_map = {
-                id(value): (owner, name) for owner in owners
+                id(value): (owner, name) for owner in self.owners
                 for name, value in vars(owner).items() if _is_array(value)}
         return self._attribute_map
+
+    def _state_of(self, array):
+        for owner, name, variable in self.states:
+            if variable.array is array:
+                return owner, name
+        return None
+
+    def states_set(self):
+        """``(owner, name, slot)`` of each state the call set to an array
+        a step made."""
+        before = {(id(owner), name): variable
+                  for owner, name, variable in self.states}
+        return [(owner, name, self.slot_of[id(variable.array)])
+                for owner, name, variable in _states(self.owners)
+                if before.get((id(owner), name)) is not variable and
+                self.slot_of.get(id(variable.array)) in self.produced]
 
     def _param_of(self, array):
         if id(array) not in self._params and hasattr(self.chain, 'params'):
@@ -486,6 +528,18 @@ def _signature(args, kwargs):
     return inputs, key
 
 
+def _states_key(chain):
+    """What a schedule depends on in the states of a chain's links: which
+    ones hold a Variable, its shape, dtype, array type and whether it
+    needs a gradient."""
+    return tuple([(index, name, variable.shape, variable.dtype,
+                   type(variable.array), variable.requires_grad)
+                  for index, owner in enumerate(_owners(chain))
+                  for name, variable in vars(owner).items()
+                  if isinstance(variable, Variable) and
+                  not isinstance(variable, Parameter)])
+
+
 def _key_of(obj, inputs, position):
     if isinstance(obj, Variable) or _is_array(obj):
         seen = position.get(id(obj))
@@ -555,11 +609,16 @@ class StaticSchedule:
         self.leaves = list(trace.leaves.items())
         self.attributes = [(s, owner, name) for s, (owner, name)
                            in trace.attributes.items()]
+        self.states_in = [(owner, name) for owner, name
+                          in trace.states_in.values()]
         self._types = self._current_types()
         self.input_slots = tuple(input_slots) + tuple(
-            s for s, _ in self.leaves)
+            s for s, _ in self.leaves) + tuple(trace.states_in)
         self.template, self.output_slots = _output_template(
             outputs, trace.slot)
+        states_out = trace.states_set()
+        self.states_out = [(owner, name) for owner, name, _ in states_out]
+        self.output_slots += tuple([s for _, _, s in states_out])
         # Outputs in arrays that the steps write in place would change
         # under the caller at the next call: those are copied.
         made = {s for step in trace.steps if isinstance(step, _NodeStep)
@@ -643,9 +702,10 @@ class StaticSchedule:
                     raise ValueError(
                         f'static_graph: input {i} of {op.node.label} in '
                         f'{self.manager.name} is a Variable that needs a '
-                        f'gradient but is neither an argument of the chain '
-                        f'nor one of its parameters; pass it as an '
-                        f'argument')
+                        f'gradient but is none of the arguments of the '
+                        f'chain, its parameters or the states of its links '
+                        f'(Variables kept in their attributes); pass it as '
+                        f'an argument')
 
     def _backward_ops(self, trace):
         """The ops whose backward a replay runs, each with the inputs that
@@ -936,7 +996,7 @@ class ScheduleManager:
         inputs, key = _signature(args, kwargs)
         config = configuration.config
         backprop = bool(config.enable_backprop)
-        key = (key, bool(config.train), backprop)
+        key = (key, bool(config.train), backprop, _states_key(chain))
         cached = self.schedules.setdefault(key, [])
         chosen = None
         for i, schedule in enumerate(cached):
@@ -979,10 +1039,17 @@ class ScheduleManager:
     def _replay(self, schedule, inputs, backprop):
         node = StaticScheduleFunction(schedule)
         variables = node.apply(
-            tuple(inputs) + tuple([p for _, p in schedule.leaves]))
+            tuple(inputs) + tuple([p for _, p in schedule.leaves]) +
+            tuple([getattr(owner, name)
+                   for owner, name in schedule.states_in]))
         if backprop:
             schedule.in_use = True
             schedule.user = weakref.ref(node)
+        if schedule.states_out:
+            first = len(variables) - len(schedule.states_out)
+            for (owner, name), variable in zip(schedule.states_out,
+                                               variables[first:]):
+                setattr(owner, name, variable)
         return _fill_outputs(schedule.template, variables)
 
     def _record(self, chain, args, kwargs, inputs, backprop):
