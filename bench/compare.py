@@ -18,9 +18,10 @@ targets at each thread count:
 - resnet_bn, nstep_gru, attention, vae (iterations/s): ahead of PyTorch;
 - the static variants (the scripts with ``--static``: the model's forward
   marked with ``chainer.static_graph``, on Kusari and Chainer):
-  core_overhead_static at most PyTorch's core_overhead time, mlp_static
-  and lenet_static at least 1.3x Kusari's own define-by-run figure (their
-  tables show these where the define-by-run workload ran too).
+  core_overhead_static at most PyTorch's core_overhead time, mlp_static,
+  lenet_static and lstm_lm_static at least 1.3x Kusari's own
+  define-by-run figure (their tables show these where the define-by-run
+  workload ran too).
 
 Then each framework's speed-up on more threads, per workload: its figure
 at N threads over its figure at 1 thread of the same round, the median
@@ -136,6 +137,11 @@ WORKLOADS = {
         speed=('iterations_per_s', True),
         versus=((name, 'kusari', 1.3, 'target'),), arguments=('--static',))
        for name in ('mlp', 'lenet')},
+    'lstm_lm_static': Workload(
+        'lstm_lm.py', None, 'tokens/s', {'tokens_per_s': 'truncated BPTT'},
+        higher_is_better=True, speed=('tokens_per_s', True),
+        versus=(('lstm_lm', 'kusari', 1.3, 'target'),),
+        arguments=('--static',)),
     'trainer': Workload(
         'trainer.py', None, 'Trainer',
         {'overhead_percent': 'overhead (%)',
