@@ -42,6 +42,7 @@ backpropagation (a recording call does).
 import contextlib
 import copy
 import functools
+import operator
 import threading
 import weakref
 
@@ -207,8 +208,8 @@ class _Op:
     outputs: the unit of the backward schedule."""
 
     __slots__ = ('node', 'in_slots', 'out_slots', 'targets', 'in_nodes',
-                 'out_refs', 'in_positions', 'out_positions', 'target_slots',
-                 'array_level', 'config')
+                 'out_refs', 'in_positions', 'out_positions', 'in_arrays',
+                 'out_arrays', 'target_slots', 'array_level', 'config')
 
     def __init__(self, node, in_slots, out_slots):
         self.node = node
@@ -226,6 +227,17 @@ def _positions(slots, indexes, position):
         return None
     return tuple([position[s] if i in indexes else -1
                   for i, s in enumerate(slots)])
+
+
+def _gatherer(positions, count):
+    """A function from a run's retained arrays to the ``count`` arrays at
+    ``positions`` (see :func:`_positions`), as a tuple."""
+    if positions is None:
+        nothing = (None,) * count
+        return lambda retained: nothing
+    if len(positions) == 1:
+        return lambda retained, k=positions[0]: (retained[k],)
+    return operator.itemgetter(*positions)
 
 
 class _NodeStep(_Op):
@@ -732,8 +744,9 @@ class StaticSchedule:
         without an array-level backward reads through its ``inputs``.
 
         Each op gets the positions of its retained inputs and outputs
-        (``in_positions``, ``out_positions``: see :func:`_positions`), and
-        the slots of the inputs it gives a gradient; an op
+        (``in_positions``, ``out_positions``: see :func:`_positions`) and
+        functions gathering them (``in_arrays``, ``out_arrays``), and the
+        slots of the inputs it gives a gradient; an op
         without an array-level backward gets input and output nodes of its
         own (its ``inputs`` and ``outputs`` in backward)."""
         retained = set()
@@ -761,6 +774,8 @@ class StaticSchedule:
                 op.in_slots, node._input_indexes_to_retain, position)
             op.out_positions = _positions(
                 op.out_slots, node._output_indexes_to_retain, position)
+            op.in_arrays = _gatherer(op.in_positions, len(op.in_slots))
+            op.out_arrays = _gatherer(op.out_positions, len(op.out_slots))
             op.target_slots = tuple([op.in_slots[i] for i in op.targets])
             op.array_level = node._has_array_backward
             if not op.array_level:
@@ -832,13 +847,9 @@ class StaticSchedule:
                     grads[s] = None
             targets = op.targets
             if op.array_level:
-                positions = op.in_positions
-                inputs = (None,) * len(op.in_slots) if positions is None \
-                    else tuple([retained[k] for k in positions])
-                positions = op.out_positions
-                outputs = (None,) * len(out_slots) if positions is None \
-                    else tuple([retained[k] for k in positions])
-                gxs = node.array_backward(targets, gys, inputs, outputs)
+                gxs = node.array_backward(targets, gys,
+                                          op.in_arrays(retained),
+                                          op.out_arrays(retained))
                 if len(gxs) != len(targets):
                     gxs = [gxs[i] for i in targets]
             else:
