@@ -1,7 +1,8 @@
 """Every node a record applies that has an array-level backward
 (``FunctionNode.array_backward``, which a static_graph replay calls) gives
 exactly the gradients its ``backward`` gives on Variables: the same
-arrays, bit for bit, for each of the record's dtypes."""
+arrays, bit for bit, for each of the record's dtypes; and where it also
+adds them into given arrays (``array_backward_add``), the sums are right."""
 import numpy
 import pytest
 from hypothesis import given
@@ -84,6 +85,27 @@ def _check_node(node, rng, device):
             numpy.testing.assert_array_equal(
                 backend.to_device('@numpy', a), backend.to_device('@numpy', b),
                 err_msg=f'{node.label}: gradient of input {i}')
+    if hasattr(node, 'array_backward_add'):
+        _check_add(node, targets, gys, inputs, outputs, expected)
+
+
+def _check_add(node, targets, gys, inputs, outputs, expected):
+    """``array_backward_add`` adds into the arrays it is given, or leaves
+    the gradient to add: the sums are the gradients (to rounding: a fused
+    product-sum may round otherwise)."""
+    into = tuple([None if b is None else b.array.copy() for b in expected])
+    with configuration.using_config('enable_backprop', False):
+        left = _per_target(node.array_backward_add(
+            targets, tuple(gys), inputs, outputs, into), targets)
+    for i, a, b, total in zip(targets, left, expected, into):
+        if b is None:
+            continue
+        if a is not None:
+            total = total + a
+        numpy.testing.assert_allclose(
+            backend.to_device('@numpy', total),
+            backend.to_device('@numpy', 2 * b.array), rtol=1e-3, atol=1e-3,
+            err_msg=f'{node.label}: gradient of input {i} added')
 
 
 @pytest.mark.parametrize('record, dtype', _cases())

@@ -283,6 +283,12 @@ class FunctionNode(ForwardByDevice):
         in place of :meth:`backward` (no double backpropagation there). It
         must give exactly the arrays ``backward`` gives, must not write
         into its arguments, and may return them (a gradient passed on).
+        A node may also define ``array_backward_add(target_input_indexes,
+        grad_outputs, inputs, outputs, into)``, ``into`` holding per
+        target an array it may add that gradient into in place (or None),
+        returning the gradients left to add (None for those added): a
+        weight's gradient summed over a sequence in one array, as
+        :meth:`backward_accumulate` does.
 
         Args:
             target_input_indexes: sorted indexes of the inputs that need a

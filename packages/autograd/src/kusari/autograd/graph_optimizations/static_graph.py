@@ -51,6 +51,7 @@ import numpy
 from kusari.array import backend
 from kusari.array import configuration
 from kusari.autograd._state import config_local as _config_local
+from kusari.autograd import accumulation
 from kusari.autograd import function_hook
 from kusari.autograd.function import FunctionAdapter
 from kusari.autograd.function_node import FunctionNode
@@ -209,7 +210,8 @@ class _Op:
 
     __slots__ = ('node', 'in_slots', 'out_slots', 'targets', 'in_nodes',
                  'out_refs', 'in_positions', 'out_positions', 'in_arrays',
-                 'out_arrays', 'target_slots', 'array_level', 'config')
+                 'out_arrays', 'target_slots', 'array_level', 'adds_into',
+                 'config')
 
     def __init__(self, node, in_slots, out_slots):
         self.node = node
@@ -778,6 +780,7 @@ class StaticSchedule:
             op.out_arrays = _gatherer(op.out_positions, len(op.out_slots))
             op.target_slots = tuple([op.in_slots[i] for i in op.targets])
             op.array_level = node._has_array_backward
+            op.adds_into = hasattr(node, 'array_backward_add')
             if not op.array_level:
                 op.in_nodes = tuple([node_of(s) for s in op.in_slots])
                 op.out_refs = tuple([weakref.ref(node_of(s))
@@ -817,16 +820,22 @@ class StaticSchedule:
         self._release()
         return outputs, state
 
-    def run_backward(self, state, grad_outputs):
+    def run_backward(self, state, grad_outputs, sums=None):
         """Gradients of the input slots (arrays) from those of the output
         slots (arrays or None): the backward of the nodes of the run that
-        ``state`` describes, last node first. A list by slot."""
+        ``state`` describes, last node first. A list by slot, and the set
+        of the slots whose array this backward made, or was given in
+        ``sums`` (slot -> array) to add the gradient into in place."""
         nodes, retained = state
         for vnode, k in self._fallback_nodes:
             vnode.data = retained[k]
             vnode._variable = _gone
         grads = [None] * len(self.table)
         summed = set()  # slots whose array this backward made: added into
+        if sums:
+            for s, array in sums.items():
+                grads[s] = array
+                summed.add(s)
         for s, gy in zip(self.output_slots, grad_outputs):
             if gy is not None:
                 _accumulate(grads, summed, s, gy)
@@ -847,9 +856,16 @@ class StaticSchedule:
                     grads[s] = None
             targets = op.targets
             if op.array_level:
-                gxs = node.array_backward(targets, gys,
-                                          op.in_arrays(retained),
-                                          op.out_arrays(retained))
+                if op.adds_into:
+                    gxs = node.array_backward_add(
+                        targets, gys, op.in_arrays(retained),
+                        op.out_arrays(retained),
+                        tuple([grads[s] if s in summed else None
+                               for s in op.target_slots]))
+                else:
+                    gxs = node.array_backward(targets, gys,
+                                              op.in_arrays(retained),
+                                              op.out_arrays(retained))
                 if len(gxs) != len(targets):
                     gxs = [gxs[i] for i in targets]
             else:
@@ -860,7 +876,7 @@ class StaticSchedule:
                         grads[s] = gx
                     else:
                         _accumulate(grads, summed, s, gx)
-        return grads
+        return grads, summed
 
     def __reduce__(self):
         return _not_copied, ()
@@ -933,6 +949,15 @@ class StaticScheduleFunction(FunctionNode):
         return outputs
 
     def backward(self, target_input_indexes, grad_outputs):
+        return self.backward_accumulate(
+            target_input_indexes, grad_outputs,
+            (None,) * len(target_input_indexes))
+
+    def backward_accumulate(self, target_input_indexes, grad_outputs,
+                            grad_inputs):
+        """The replay's backward; a gradient the backward pass alone holds
+        (a weight's, summed over the calls of a sequence so far) takes the
+        replay's contributions in place."""
         schedule = self.schedule
         if configuration.config.enable_backprop:
             raise RuntimeError(
@@ -942,16 +967,24 @@ class StaticScheduleFunction(FunctionNode):
                 f'with chainer.config.use_static_graph = False')
         _check_not_replayed(schedule, self.generation)
         schedule.manager.end_forward()
-        grads = schedule.run_backward(
-            self._state,
-            [None if gy is None else gy.array for gy in grad_outputs])
         input_slots = schedule.input_slots
-        return tuple([_as_variable(grads[input_slots[i]])
-                      for i in target_input_indexes])
-
-
-def _as_variable(array):
-    return None if array is None else Variable._bare(array, True)
+        sums = {input_slots[i]: g._array
+                for i, g in zip(target_input_indexes, grad_inputs)
+                if g is not None and accumulation.private(g, self.inputs[i])}
+        grads, summed = schedule.run_backward(
+            self._state,
+            [None if gy is None else gy.array for gy in grad_outputs], sums)
+        ret = []
+        for i, g in zip(target_input_indexes, grad_inputs):
+            s = input_slots[i]
+            if s in sums or grads[s] is None:
+                ret.append(g)  # (added into in place, or nothing to add)
+                continue
+            gx = Variable._bare(grads[s], True)
+            if g is None and s in summed:
+                accumulation.hand_over(gx, self.inputs[i])
+            ret.append(accumulation.accumulate(g, gx, self.inputs[i]))
+        return tuple(ret)
 
 
 def _check_not_replayed(schedule, generation):

@@ -76,6 +76,22 @@ class LinearFunction(function_node.FunctionNode):
             ret.append(force_array(gy.sum(axis=(0,))))
         return ret
 
+    def array_backward_add(self, indexes, grad_outputs, inputs, outputs,
+                           into):
+        """:meth:`array_backward`, with W's gradient gy^T x added into
+        its array in ``into`` (one per index: an array the caller lets it
+        add into, or None) by one call of NumPy's BLAS where it can; the
+        gradients left to add (None for W's where it was added)."""
+        if 1 in indexes:
+            gW = into[indexes.index(1)]
+            if gW is not None and _numpy_blas.gemm_add(
+                    gW, grad_outputs[0], inputs[0]):
+                rest = iter(self.array_backward(
+                    [i for i in indexes if i != 1], grad_outputs, inputs,
+                    outputs))
+                return [None if i == 1 else next(rest) for i in indexes]
+        return self.array_backward(indexes, grad_outputs, inputs, outputs)
+
     def backward_accumulate(self, target_input_indexes, grad_outputs,
                             grad_inputs):
         """:meth:`backward` added to the pass's gradients so far. Where the
