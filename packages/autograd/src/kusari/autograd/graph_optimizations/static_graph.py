@@ -232,13 +232,14 @@ def _positions(slots, indexes, position):
 
 
 def _gatherer(positions, count):
-    """A function from a run's retained arrays to the ``count`` arrays at
-    ``positions`` (see :func:`_positions`), as a tuple."""
-    if positions is None:
+    """A function from a sequence (a run's retained arrays, the table) to
+    its ``count`` items at ``positions`` as a tuple; ``count`` Nones where
+    ``positions`` is None (see :func:`_positions`)."""
+    if positions is None or not positions:
         nothing = (None,) * count
-        return lambda retained: nothing
+        return lambda items: nothing
     if len(positions) == 1:
-        return lambda retained, k=positions[0]: (retained[k],)
+        return lambda items, k=positions[0]: (items[k],)
     return operator.itemgetter(*positions)
 
 
@@ -253,13 +254,14 @@ class _NodeStep(_Op):
     run, see :meth:`StaticSchedule.share_nodes`).
     """
 
-    __slots__ = ('template', 'made', 'shared')
+    __slots__ = ('template', 'made', 'shared', 'gather')
 
     def __init__(self, template, node, in_slots, out_slots):
         super().__init__(node, in_slots, out_slots)
         self.template = template
         self.made = _state_made(template, node)
         self.shared = None
+        self.gather = _gatherer(in_slots, len(in_slots))
 
     @property
     def kind(self):
@@ -269,7 +271,7 @@ class _NodeStep(_Op):
         node = self.shared
         if node is None:
             node = self.node = _fresh_copy(self.template)
-        outputs = node.forward(tuple([table[s] for s in self.in_slots]))
+        outputs = node.forward(self.gather(table))
         out_slots = self.out_slots
         if len(out_slots) == 1:
             y = outputs[0]
