@@ -41,12 +41,30 @@ ROUNDS, ROUND_SECONDS = 5, 0.6
 QUICK_ROUNDS, QUICK_ROUND_SECONDS = 2, 0.2
 
 
-def parse_quick(description):
-    """Whether ``--quick`` was given on the command line."""
+def parse_options(description, static=False):
+    """The command line's options: ``quick`` (``--quick``) and, where the
+    script has a static variant, ``static`` (``--static``)."""
     parser = argparse.ArgumentParser(description=description)
     parser.add_argument('--quick', action='store_true',
                         help='fewer, shorter rounds (a smoke run)')
-    return parser.parse_args().quick
+    if static:
+        parser.add_argument('--static', action='store_true',
+                            help="the model's forward marked with "
+                            "chainer.static_graph")
+    return parser.parse_args()
+
+
+def parse_quick(description):
+    """Whether ``--quick`` was given on the command line."""
+    return parse_options(description).quick
+
+
+def static_variant(chainer, chain_class):
+    """A subclass of ``chain_class`` whose ``forward`` is marked with
+    ``chainer.static_graph``: recorded on its first calls, replayed after.
+    """
+    return type(f'Static{chain_class.__name__}', (chain_class,),
+                {'forward': chainer.static_graph(chain_class.forward)})
 
 
 def classification_batch(batch, shape):
@@ -157,6 +175,12 @@ def chainer_measured(chainer):
         return f'{name} {metadata.version(name)}'
     # An editable install is known by its path alone.
     return f'chainer {chainer.__version__} at {chainer.__file__}'
+
+
+def workload_name(workload, static):
+    """The workload's name in the output: with ``_static`` for the static
+    variant."""
+    return f'{workload}_static' if static else workload
 
 
 def report(measured, workload, **figures):

@@ -15,7 +15,13 @@ targets at each thread count:
 - mlp (iterations/s): at least 1.3x Chainer and ahead of PyTorch;
 - trainer: Trainer + StandardUpdater + SerialIterator at most 3% slower
   than a hand-written loop (Chainer's figure is shown beside it);
-- resnet_bn, nstep_gru, attention, vae (iterations/s): ahead of PyTorch.
+- resnet_bn, nstep_gru, attention, vae (iterations/s): ahead of PyTorch;
+- the static variants (the scripts with ``--static``: the model's forward
+  marked with ``chainer.static_graph``, on Kusari and Chainer):
+  core_overhead_static at most PyTorch's core_overhead time, mlp_static,
+  lenet_static and lstm_lm_static at least 1.3x Kusari's own
+  define-by-run figure (their tables show these where the define-by-run
+  workload ran too).
 
 Then each framework's speed-up on more threads, per workload: its figure
 at N threads over its figure at 1 thread of the same round, the median
@@ -52,9 +58,14 @@ class Workload:
 
     ``ratios`` are (other framework, limit, kind): Kusari's figure over
     the other's must be at most ``limit`` where less is better, at least
-    where more is.  ``ceiling`` is (metric, limit): Kusari's own figure
-    of that metric must be at most ``limit``.  ``speed`` is the metric
-    compared across thread counts, and whether more of it is better.
+    where more is.  ``versus`` are (other workload, framework, limit,
+    kind): the same for the ``speed`` metric against that framework's
+    figure on another workload (a static variant against define-by-run).
+    ``ceiling`` is (metric, limit): Kusari's own figure of that metric
+    must be at most ``limit``.
+    ``speed`` is the metric compared across thread counts, and whether
+    more of it is better.  ``arguments`` are given to the Chainer API
+    script.
     """
 
     chainer_script: str
@@ -66,6 +77,8 @@ class Workload:
     ratios: tuple = ()
     ceiling: tuple | None = None
     takes_quick: bool = True
+    versus: tuple = ()
+    arguments: tuple = ()
 
     def script(self, framework):
         """The script that runs on ``framework``, None if it has none."""
@@ -108,6 +121,27 @@ WORKLOADS = {
         ratios=(('torch', 1.0, 'target'),))
        for name in ('resnet_bn', 'nstep_gru', 'attention', 'vae')},
     # PyTorch has no Trainer: only the Chainer API's two loops compare.
+    # The static variants: the model's forward marked with static_graph.
+    'core_overhead_static': Workload(
+        'core_overhead.py', None, 'µs/op',
+        {'forward_us_per_op': 'forward',
+         'forward_backward_us_per_op': 'forward+backward',
+         'no_graph_forward_us_per_op': 'forward, no graph'},
+        higher_is_better=False,
+        speed=('forward_backward_us_per_op', False),
+        versus=(('core_overhead', 'torch', 1.0, 'target'),),
+        takes_quick=False, arguments=('--static',)),
+    **{f'{name}_static': Workload(
+        f'{name}.py', None, 'iterations/s',
+        {'iterations_per_s': 'training step'}, higher_is_better=True,
+        speed=('iterations_per_s', True),
+        versus=((name, 'kusari', 1.3, 'target'),), arguments=('--static',))
+       for name in ('mlp', 'lenet')},
+    'lstm_lm_static': Workload(
+        'lstm_lm.py', None, 'tokens/s', {'tokens_per_s': 'truncated BPTT'},
+        higher_is_better=True, speed=('tokens_per_s', True),
+        versus=(('lstm_lm', 'kusari', 1.3, 'target'),),
+        arguments=('--static',)),
     'trainer': Workload(
         'trainer.py', None, 'Trainer',
         {'overhead_percent': 'overhead (%)',
@@ -123,6 +157,8 @@ def run_once(workload, framework, python, quick, threads):
     threads: its JSON result."""
     spec = WORKLOADS[workload]
     command = [python, str(BENCH / spec.script(framework))]
+    if framework != 'torch':
+        command += spec.arguments
     if quick and spec.takes_quick:
         command.append('--quick')
     completed = subprocess.run(
@@ -203,9 +239,10 @@ def _columns(rows):
             for row in rows]
 
 
-def table(workload, by_threads):
+def table(workload, by_threads, all_figures):
     """One workload's results as text: per thread count, the figures,
-    then Kusari's standing against its targets."""
+    then Kusari's standing against its targets (those against another
+    workload where ``all_figures``, by workload, holds it)."""
     spec = WORKLOADS[workload]
     any_count = next(iter(by_threads.values()))
     shown = list(any_count)
@@ -228,6 +265,22 @@ def table(workload, by_threads):
                 row.append(f'{ratio:.2f} {_verdict(met)}')
             rows.append(row)
     lines = _columns(rows)
+    for other, framework, limit, kind in spec.versus:
+        if 'kusari' not in any_count:
+            break
+        if framework not in next(iter(
+                all_figures.get(other, {0: {}}).values())):
+            lines.append(f'(against {LABELS[framework]} on {other}: not run)')
+            continue
+        metric = spec.speed[0]
+        for threads, own in by_threads.items():
+            ratio = own['kusari'][metric] / \
+                all_figures[other][threads][framework][metric]
+            met = ratio >= limit if spec.higher_is_better else ratio <= limit
+            lines.append(
+                f'Kusari {spec.metrics[metric]} / {LABELS[framework]} '
+                f'{other}, {threads} thread(s): {ratio:.2f} ({kind} {sign} '
+                f'{limit:g}) {_verdict(met)}')
     if spec.ceiling and 'kusari' in any_count:
         metric, limit = spec.ceiling
         for threads, figures in by_threads.items():
@@ -316,7 +369,7 @@ def main(argv=None):
                        for f, results in by_framework.items()}
                    for n, by_framework in runs[w].items()}
                for w in workloads}
-    print('\n\n'.join(table(w, figures[w]) for w in workloads))
+    print('\n\n'.join(table(w, figures[w], figures) for w in workloads))
     load = (f'{min(loads):.2f}-{max(loads):.2f}' if loads else 'unknown')
     print(f'\n(threads {", ".join(map(str, args.threads))}; this machine '
           f'has {cores} cores; 1-minute load average during the runs: '

@@ -1,7 +1,8 @@
 """LeNet training steps through the Chainer API alone: iterations/s.
 
 conv 5x5x20, max-pool 2, conv 5x5x50, max-pool 2, linear 500, relu,
-linear 10 on 1x28x28 inputs, batch 64, softmax cross-entropy, MomentumSGD.
+linear 10 on 1x28x28 inputs, batch 64, softmax cross-entropy, MomentumSGD;
+``--static``: the model's forward marked with ``chainer.static_graph``.
 Whichever ``chainer`` the interpreter imports is measured.
 """
 import chainer
@@ -9,7 +10,8 @@ import chainer.functions as F
 import chainer.links as L
 
 from _workload import (IMAGE, LENET_BATCH, N_CLASS, classification_batch,
-                       parse_quick, report_chainer_classifier)
+                       parse_options, report_chainer_classifier,
+                       static_variant, workload_name)
 
 
 class LeNet(chainer.Chain):
@@ -29,10 +31,12 @@ class LeNet(chainer.Chain):
 
 
 def main():
-    quick = parse_quick(__doc__.split('\n')[0])
+    options = parse_options(__doc__.split('\n')[0], static=True)
+    model = static_variant(chainer, LeNet)() if options.static else LeNet()
     report_chainer_classifier(
-        chainer, 'lenet', LeNet(), chainer.optimizers.MomentumSGD(),
-        classification_batch(LENET_BATCH, IMAGE), quick)
+        chainer, workload_name('lenet', options.static), model,
+        chainer.optimizers.MomentumSGD(),
+        classification_batch(LENET_BATCH, IMAGE), options.quick)
 
 
 if __name__ == '__main__':

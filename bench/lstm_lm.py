@@ -2,7 +2,8 @@
 
 EmbedID 10000x200, two stacked L.LSTM 200, linear to 10000; batch 20,
 truncated BPTT: the loss of 35 steps is backpropagated, the graph cut with
-unchain_backward, and SGD updates, while the LSTM states carry on.
+unchain_backward, and SGD updates, while the LSTM states carry on;
+``--static``: the model's forward marked with ``chainer.static_graph``.
 Whichever ``chainer`` the interpreter imports is measured.
 """
 import chainer
@@ -10,8 +11,9 @@ import chainer.functions as F
 import chainer.links as L
 
 from _workload import (BPROP_LEN, LM_BATCH, LM_UNITS, N_VOCAB,
-                       chainer_measured, parse_quick, per_second, report,
-                       segment_starts, token_stream)
+                       chainer_measured, parse_options, per_second, report,
+                       segment_starts, static_variant, token_stream,
+                       workload_name)
 
 
 class LanguageModel(chainer.Chain):
@@ -30,8 +32,9 @@ class LanguageModel(chainer.Chain):
 
 
 def main():
-    quick = parse_quick(__doc__.split('\n')[0])
-    model = LanguageModel()
+    options = parse_options(__doc__.split('\n')[0], static=True)
+    model = static_variant(chainer, LanguageModel)() if options.static \
+        else LanguageModel()
     optimizer = chainer.optimizers.SGD()
     optimizer.setup(model)
     stream = token_stream()
@@ -48,8 +51,10 @@ def main():
         loss.unchain_backward()
         optimizer.update()
 
-    report(chainer_measured(chainer), 'lstm_lm',
-           tokens_per_s=per_second(segment, BPROP_LEN * LM_BATCH, quick))
+    report(chainer_measured(chainer),
+           workload_name('lstm_lm', options.static),
+           tokens_per_s=per_second(segment, BPROP_LEN * LM_BATCH,
+                                   options.quick))
 
 
 if __name__ == '__main__':

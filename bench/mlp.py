@@ -1,6 +1,7 @@
 """MLP training steps through the Chainer API alone: iterations/s.
 
-784-1000-1000-10 with relu, batch 100, softmax cross-entropy, Adam.
+784-1000-1000-10 with relu, batch 100, softmax cross-entropy, Adam;
+``--static``: the model's forward marked with ``chainer.static_graph``.
 Whichever ``chainer`` the interpreter imports is measured; trainer.py
 trains the same model through the Trainer.
 """
@@ -9,8 +10,8 @@ import chainer.functions as F
 import chainer.links as L
 
 from _workload import (MLP_BATCH, MLP_UNITS, chainer_measured,
-                       classification_batch, parse_quick, report_iterations,
-                       training_step)
+                       classification_batch, parse_options, report_iterations,
+                       static_variant, training_step, workload_name)
 
 
 class MLP(chainer.Chain):
@@ -27,9 +28,10 @@ class MLP(chainer.Chain):
         return self.l3(F.relu(self.l2(h)))
 
 
-def setup():
-    """The model, its Adam, and the loss function of (x, t)."""
-    model = MLP()
+def setup(static=False):
+    """The model (with a static forward if ``static``), its Adam, and the
+    loss function of (x, t)."""
+    model = static_variant(chainer, MLP)() if static else MLP()
     optimizer = chainer.optimizers.Adam()
     optimizer.setup(model)
 
@@ -40,12 +42,14 @@ def setup():
 
 
 def main():
-    quick = parse_quick(__doc__.split('\n')[0])
-    model, optimizer, loss_of = setup()
+    options = parse_options(__doc__.split('\n')[0], static=True)
+    model, optimizer, loss_of = setup(options.static)
     step = training_step(
         loss_of, classification_batch(MLP_BATCH, MLP_UNITS[:1]),
         model.cleargrads, optimizer.update)
-    report_iterations(chainer_measured(chainer), 'mlp', step, quick)
+    report_iterations(chainer_measured(chainer),
+                      workload_name('mlp', options.static), step,
+                      options.quick)
 
 
 if __name__ == '__main__':

@@ -436,6 +436,141 @@ def test_old_style_functions_keep_their_state_per_call():
                                       (0.5 * (h > 0)).sum(axis=0), rtol=1e-6)
 
 
+class ScaleByDraw(FunctionNode):
+    """y = s x for a scale ``s`` its forward draws (a plain float kept on
+    the node): each run needs a node of its own."""
+
+    def forward(self, inputs):
+        self.scale = float(numpy.random.uniform(1, 2))
+        return inputs[0] * inputs[0].dtype.type(self.scale),
+
+    def backward(self, indexes, grad_outputs):
+        return grad_outputs[0] * self.scale,
+
+
+class ScaleByDrawChain(MLP):
+
+    @static_graph
+    def __call__(self, x):
+        return ScaleByDraw().apply((F.linear(x, self.W1, self.b1),))[0]
+
+
+def test_a_node_keeping_a_value_that_changes_is_applied_anew_per_call():
+    model = ScaleByDrawChain()
+    x = numpy.ones((2, 5), numpy.float32)
+    model(x)
+    ys, scales = [], []
+    for seed in range(3):
+        numpy.random.seed(seed)
+        scales.append(numpy.random.uniform(1, 2))
+        numpy.random.seed(seed)
+        ys.append(model(x))
+        model.schedule_manager.end_forward()
+    assert isinstance(ys[-1].creator, StaticScheduleFunction)
+    for y, scale in zip(ys, scales):
+        model.cleargrads()
+        y.grad = numpy.ones_like(y.array)
+        y.backward()
+        numpy.testing.assert_allclose(
+            model.b1.grad, numpy.full(8, 2 * scale, numpy.float32),
+            rtol=1e-6)
+
+
+def test_nodes_keeping_only_the_same_plain_values_are_shared():
+    model = StaticMLP()
+    x = numpy.ones((2, 5), numpy.float32)
+    for _ in range(3):
+        model(x)
+    steps = model.static_schedule._node_steps
+    shared = [step.shared for step in steps]
+    assert all(node is not None for node in shared)
+    model(x)  # a replay applies the same nodes again
+    assert [step.shared for step in steps] == shared
+
+
+class TwiceWithArrayBackward(FunctionNode):
+    """y = 2x, with an array-level backward that counts its calls."""
+
+    calls = 0
+
+    def forward(self, inputs):
+        return inputs[0] * inputs[0].dtype.type(2),
+
+    def backward(self, indexes, grad_outputs):
+        return grad_outputs[0] * 2,
+
+    def array_backward(self, indexes, grad_outputs, inputs, outputs):
+        type(self).calls += 1
+        return grad_outputs[0] * grad_outputs[0].dtype.type(2),
+
+
+class TwiceChain(MLP):
+
+    @static_graph
+    def __call__(self, x):
+        h = TwiceWithArrayBackward().apply((F.linear(x, self.W1, self.b1),))
+        return F.sum(h[0] * h[0])
+
+
+def test_a_replay_calls_the_array_level_backward_where_there_is_one():
+    model = TwiceChain()
+    x = numpy.random.RandomState(0).uniform(-1, 1, (2, 5)).astype(
+        numpy.float32)
+    h = 2 * (x.dot(model.W1.array.T) + model.b1.array)
+    for call in range(4):
+        TwiceWithArrayBackward.calls = 0
+        model.cleargrads()
+        model(x).backward()
+        # Recording calls run the graph's backward; replays the array one.
+        assert TwiceWithArrayBackward.calls == (call >= 2)
+        numpy.testing.assert_allclose(model.b1.grad, (4 * h).sum(axis=0),
+                                      rtol=1e-6)
+
+
+class Accumulator(MLP):
+    """h = tanh(W1 x + b1 + h_prev): ``h`` is a state Variable kept in an
+    attribute between calls (None at first), as a recurrent link's."""
+
+    def __init__(self):
+        super().__init__()
+        self.h = None
+
+    def forward(self, x):
+        a = F.linear(x, self.W1, self.b1)
+        self.h = F.tanh(a if self.h is None else a + self.h)
+        return self.h
+
+
+class StaticAccumulator(Accumulator):
+
+    @static_graph
+    def __call__(self, x):
+        return self.forward(x)
+
+
+def test_a_state_kept_between_calls_is_read_and_set_by_replays():
+    static, dynamic = StaticAccumulator(), Accumulator()
+    rng = numpy.random.RandomState(0)
+    replays = 0
+    for step in range(6):
+        xs = [rng.uniform(-1, 1, (2, 5)).astype(numpy.float32)
+              for _ in range(3)]
+        for model in (static, dynamic):
+            model.cleargrads()
+            loss = 0
+            for x in xs:
+                y = model(x) if model is static else model.forward(x)
+                replays += isinstance(y.creator, StaticScheduleFunction)
+                loss += F.sum(y ** 2)
+            loss.backward()
+            loss.unchain_backward()
+        assert_close(static.h.array, dynamic.h.array)
+        for name in ('W1', 'b1'):  # (W2 and b2 are not used)
+            assert_close(getattr(static, name).grad,
+                         getattr(dynamic, name).grad)
+    assert replays >= 6
+
+
 def test_a_schedule_lets_its_arrays_go_after_a_call():
     model = StaticMLP()
     with using_config('enable_backprop', False):

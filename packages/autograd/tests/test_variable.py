@@ -196,6 +196,16 @@ def test_unchain_backward_cuts_everything_behind():
     assert y.creator is None and h.creator is None
 
 
+def test_unchain_backward_makes_the_other_outputs_of_a_function_leaves():
+    # As in Chainer: a backward from a sibling output stops there.
+    x = Variable(f32([1, 2, 3, 4]))
+    a, b = F.split_axis(x * 2, 2, axis=0)
+    a.unchain_backward()
+    assert b.creator is None
+    F.sum(b).backward()
+    assert x.grad is None
+
+
 # -- Parameter ----------------------------------------------------------
 
 

@@ -56,6 +56,14 @@ def test_lstm_is_stateful():
         rtol=1e-5, atol=1e-6)
 
 
+def test_the_zero_state_is_a_constant():
+    # Made in the link's code on a first call: it needs no gradient (and so
+    # a static_graph chain calling the link accepts it).
+    state = L.LSTM(3, 4).zero_state(2, numpy.float32)
+    assert state.shape == (2, 4) and not state.requires_grad
+    assert not state.array.any()
+
+
 def test_lstm_shrinking_batch_keeps_the_rest_of_the_state():
     link = L.LSTM(3, 4)
     link(ref.uniform(3, 3))

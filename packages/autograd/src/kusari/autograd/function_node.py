@@ -78,6 +78,7 @@ class FunctionNode(ForwardByDevice):
     _local_function_hooks = None
     _type_checked = False
     _accumulates = False
+    _has_array_backward = False
 
     @property
     def label(self):
@@ -223,6 +224,8 @@ class FunctionNode(ForwardByDevice):
                 FunctionNode.check_type_forward
         cls._accumulates = cls.backward_accumulate is not \
             FunctionNode.backward_accumulate
+        cls._has_array_backward = cls.array_backward is not \
+            FunctionNode.array_backward
 
     def _all_hooks(self, global_hooks):
         hooks = list(global_hooks.values())
@@ -270,6 +273,35 @@ class FunctionNode(ForwardByDevice):
             gx if g_in is None else (g_in if gx is None
                                      else sum_gradients(gx, g_in))
             for gx, g_in in zip(gxs, grad_inputs)])
+
+    def array_backward(self, target_input_indexes, grad_outputs, inputs,
+                       outputs):
+        """Gradients w.r.t. the inputs as arrays, from arrays: what
+        :meth:`backward` computes, without Variables or a graph.
+
+        Optional: a static_graph replay calls it, where a node defines it,
+        in place of :meth:`backward` (no double backpropagation there). It
+        must give exactly the arrays ``backward`` gives, must not write
+        into its arguments, and may return them (a gradient passed on).
+        A node may also define ``array_backward_add(target_input_indexes,
+        grad_outputs, inputs, outputs, into)``, ``into`` holding per
+        target an array it may add that gradient into in place (or None),
+        returning the gradients left to add (None for those added): a
+        weight's gradient summed over a sequence in one array, as
+        :meth:`backward_accumulate` does.
+
+        Args:
+            target_input_indexes: sorted indexes of the inputs that need a
+                gradient; others may be returned as None.
+            grad_outputs: one array (or None) per output.
+            inputs: the input arrays the forward retained, None for others.
+            outputs: the output arrays the forward retained, None for others.
+
+        Returns:
+            A tuple with one array (or None) per input, or per target index.
+        """
+        raise NotImplementedError(
+            f'{self.label} has no array-level backward')
 
     def get_retained_inputs(self):
         """The retained inputs as Variables, in :meth:`retain_inputs`

@@ -374,7 +374,9 @@ class Variable:
             self._node.creator_node = None
 
     def unchain_backward(self):
-        """Cut every edge of the graph behind this Variable."""
+        """Cut every edge of the graph behind this Variable: each function
+        met leaves the graph, its other outputs becoming leaves too (as in
+        Chainer), so that no later backward runs through it."""
         node = self._node
         if node is None:
             return
@@ -388,6 +390,10 @@ class Variable:
                 continue
             seen.add(id(creator))
             stack.extend(creator.inputs)
+            for ref in creator.outputs:
+                output = ref()
+                if output is not None:
+                    output.creator_node = None
 
     # -- gradients -----------------------------------------------------
 

@@ -15,23 +15,34 @@ Only function applications and ``static_code`` calls are replayed. Other
 Python code of the chain (side-effect code) runs on recording calls only,
 and the arrays it makes are constants of the schedule: an array that
 reaches a function as none of an argument of the chain, a parameter or an
-array attribute of its links (read again on every replay), or the output
-of a recorded step. A chain found dynamic when it is recorded again
+array attribute of its links (read again on every replay), a state of its
+links, or the output of a recorded step. A *state* is a Variable (not a
+Parameter) held in an attribute of a link, as a recurrent link's ``h``
+and ``c``: one read by the call is an input of the replay node, one the
+call sets to a step's output is an output of it, set again on every
+replay; which states a call finds, and their shapes, are part of its
+signature. A chain found dynamic when it is recorded again
 (the second call of a signature, another call of a forward pass, a check
 after 8, 16, 32... replays, every call in debug mode) raises
 :class:`DynamicGraphError`.
 
-Each replay applies fresh copies of the recorded nodes and keeps what its
-backward needs, so the backward of a call is unaffected by later calls.
-The backward is each node's own ``backward``, without the graph traversal;
-a node's backward may compute values in Python from what its forward
-kept, which a recorded array-level backward would reuse stale. Function
-hooks see the single replay node, not the recorded ones, and a replay
-does not support double backpropagation (a recording call does).
+Each replay keeps what its backward needs, so the backward of a call is
+unaffected by later calls: the arrays the nodes retained, and a fresh copy
+of each node whose forward keeps state of its own (an array, such as a
+dropout mask, or values that differed between the two recordings); the
+other nodes are applied again on every replay, their forward setting the
+same values. The backward is each node's own, without the graph traversal,
+in the reverse of the recorded order, on arrays: a node's
+:meth:`~FunctionNode.array_backward` where it defines one, else its
+``backward`` on Variables made for the purpose; gradients of a slot read
+by several nodes are summed into one array. Function hooks see the single
+replay node, not the recorded ones, and a replay does not support double
+backpropagation (a recording call does).
 """
 import contextlib
 import copy
 import functools
+import operator
 import threading
 import weakref
 
@@ -40,10 +51,12 @@ import numpy
 from kusari.array import backend
 from kusari.array import configuration
 from kusari.autograd._state import config_local as _config_local
+from kusari.autograd import accumulation
 from kusari.autograd import function_hook
 from kusari.autograd.function import FunctionAdapter
 from kusari.autograd.function_node import FunctionNode
 from kusari.autograd.utils.array import force_array
+from kusari.autograd.variable import Parameter
 from kusari.autograd.variable import Variable
 from kusari.autograd.variable import VariableNode
 
@@ -86,6 +99,55 @@ def _fresh_copy(node):
         function = node._function = copy.copy(node._function)
         function._node_ref = weakref.ref(node)
     return node
+
+
+# Fields of a node that FunctionNode.apply sets (the graph), not its forward.
+_GRAPH_FIELDS = frozenset(('inputs', 'outputs', 'rank', 'stack',
+                           '_retained_output_data'))
+_PLAIN = (type(None), bool, int, float, complex, str, bytes, slice, type,
+          numpy.dtype, numpy.generic)
+
+
+def _is_plain(value):
+    """Whether ``value`` is an immutable value that holds no array."""
+    if isinstance(value, tuple):
+        return all([_is_plain(v) for v in value])
+    return isinstance(value, _PLAIN)
+
+
+def _state_made(template, node):
+    """The fields the recorded forward of ``node`` set (those a copy of
+    ``template``, the node before it, lacks or holds otherwise), if all are
+    plain values; None where one is not (an array: a dropout mask, say),
+    and for an old-style Function (whose state its adapter does not show).
+    """
+    if isinstance(node, FunctionAdapter) or not hasattr(node, '__dict__'):
+        return None
+    before = template.__dict__
+    made = {}
+    for field, value in node.__dict__.items():
+        if field in _GRAPH_FIELDS or before.get(field, _gone) is value:
+            continue
+        if not _is_plain(value):
+            return None
+        made[field] = value
+    return made
+
+
+def _owners(chain):
+    """The links whose attributes a static chain reads: its ``links()``,
+    or the chain alone."""
+    links = getattr(chain, 'links', None)
+    return list(links()) if links is not None else [chain]
+
+
+def _states(owners):
+    """``(owner, name, variable)`` of each state of ``owners``: a Variable
+    other than a Parameter held in an attribute."""
+    return [(owner, name, value) for owner in owners
+            for name, value in vars(owner).items()
+            if isinstance(value, Variable) and
+            not isinstance(value, Parameter)]
 
 
 def _type_of(array):
@@ -147,7 +209,9 @@ class _Op:
     outputs: the unit of the backward schedule."""
 
     __slots__ = ('node', 'in_slots', 'out_slots', 'targets', 'in_nodes',
-                 'out_refs', 'config')
+                 'out_refs', 'in_positions', 'out_positions', 'in_arrays',
+                 'out_arrays', 'target_slots', 'array_level', 'adds_into',
+                 'config')
 
     def __init__(self, node, in_slots, out_slots):
         self.node = node
@@ -157,31 +221,68 @@ class _Op:
         self.config = None  # (key, value) pairs the chain's code had set
 
 
+def _positions(slots, indexes, position):
+    """Where a run keeps the arrays of ``slots`` at ``indexes`` (the
+    retained ones): their positions in its tuple of retained arrays, -1
+    (its last item, None) for the others; None where none is retained."""
+    if not indexes:
+        return None
+    return tuple([position[s] if i in indexes else -1
+                  for i, s in enumerate(slots)])
+
+
+def _gatherer(positions, count):
+    """A function from a sequence (a run's retained arrays, the table) to
+    its ``count`` items at ``positions`` as a tuple; ``count`` Nones where
+    ``positions`` is None (see :func:`_positions`)."""
+    if positions is None or not positions:
+        nothing = (None,) * count
+        return lambda items: nothing
+    if len(positions) == 1:
+        return lambda items, k=positions[0]: (items[k],)
+    return operator.itemgetter(*positions)
+
+
 class _NodeStep(_Op):
     """Runs a recorded node's ``forward`` on the arrays of its slots.
 
     A node is applied once: each run applies a fresh copy of the node as
     it was before its recorded forward, so that state a forward draws or
     caches (a dropout mask) is made anew, and that of an earlier call is
-    left to that call's backward.
+    left to that call's backward; except where its forward sets only plain
+    values, the same on both recordings (``shared``: one node for every
+    run, see :meth:`StaticSchedule.share_nodes`).
     """
 
-    __slots__ = ('template',)
+    __slots__ = ('template', 'made', 'shared', 'gather')
 
     def __init__(self, template, node, in_slots, out_slots):
         super().__init__(node, in_slots, out_slots)
         self.template = template
+        self.made = _state_made(template, node)
+        self.shared = None
+        self.gather = _gatherer(in_slots, len(in_slots))
 
     @property
     def kind(self):
         return type(self.template)
 
     def __call__(self, table):
-        node = self.node = _fresh_copy(self.template)
-        outputs = _as_arrays(
-            node.forward(tuple([table[s] for s in self.in_slots])))
-        for s, y in zip(self.out_slots, outputs):
-            table[s] = y
+        node = self.shared
+        if node is None:
+            node = self.node = _fresh_copy(self.template)
+        outputs = node.forward(self.gather(table))
+        out_slots = self.out_slots
+        if len(out_slots) == 1:
+            y = outputs[0]
+            if isinstance(y, numpy.generic):
+                y = force_array(y)
+                outputs = y,
+            table[out_slots[0]] = y
+        else:
+            outputs = _as_arrays(outputs)
+            for s, y in zip(out_slots, outputs):
+                table[s] = y
         indexes = node._output_indexes_to_retain
         if indexes is not None:
             node._retained_output_data = tuple([outputs[i] for i in indexes])
@@ -237,6 +338,9 @@ class _Trace(function_hook.FunctionHook):
         self.slot_of = {}    # id(array) -> its latest slot
         self.leaves = {}     # slot -> the Parameter read on every replay
         self.attributes = {}  # slot -> (link, name) read on every replay
+        self.owners = _owners(chain)
+        self.states = _states(self.owners)  # as the call found them
+        self.states_in = {}  # slot -> (link, name) of a state read
         self.produced = set()
         self.steps = []
         self.ops = []
@@ -274,8 +378,11 @@ class _Trace(function_hook.FunctionHook):
         if slot is None:
             slot = self.new_slot(array)
             param = self._param_of(array)
+            state = self._state_of(array)
             if param is not None:
                 self.leaves[slot] = param
+            elif state is not None:
+                self.states_in[slot] = state
             elif id(array) in self._attributes():
                 self.attributes[slot] = self._attributes()[id(array)]
         return slot
@@ -286,12 +393,26 @@ class _Trace(function_hook.FunctionHook):
         replay, so that one set anew (moved to another device, say) is
         used."""
         if self._attribute_map is None:
-            links = getattr(self.chain, 'links', None)
-            owners = links() if links is not None else (self.chain,)
             self._attribute_map = {
-                id(value): (owner, name) for owner in owners
+                id(value): (owner, name) for owner in self.owners
                 for name, value in vars(owner).items() if _is_array(value)}
         return self._attribute_map
+
+    def _state_of(self, array):
+        for owner, name, variable in self.states:
+            if variable.array is array:
+                return owner, name
+        return None
+
+    def states_set(self):
+        """``(owner, name, slot)`` of each state the call set to an array
+        a step made."""
+        before = {(id(owner), name): variable
+                  for owner, name, variable in self.states}
+        return [(owner, name, self.slot_of[id(variable.array)])
+                for owner, name, variable in _states(self.owners)
+                if before.get((id(owner), name)) is not variable and
+                self.slot_of.get(id(variable.array)) in self.produced]
 
     def _param_of(self, array):
         if id(array) not in self._params and hasattr(self.chain, 'params'):
@@ -423,6 +544,18 @@ def _signature(args, kwargs):
     return inputs, key
 
 
+def _states_key(chain):
+    """What a schedule depends on in the states of a chain's links: which
+    ones hold a Variable, its shape, dtype, array type and whether it
+    needs a gradient."""
+    return tuple([(index, name, variable.shape, variable.dtype,
+                   type(variable.array), variable.requires_grad)
+                  for index, owner in enumerate(_owners(chain))
+                  for name, variable in vars(owner).items()
+                  if isinstance(variable, Variable) and
+                  not isinstance(variable, Parameter)])
+
+
 def _key_of(obj, inputs, position):
     if isinstance(obj, Variable) or _is_array(obj):
         seen = position.get(id(obj))
@@ -492,11 +625,16 @@ class StaticSchedule:
         self.leaves = list(trace.leaves.items())
         self.attributes = [(s, owner, name) for s, (owner, name)
                            in trace.attributes.items()]
+        self.states_in = [(owner, name) for owner, name
+                          in trace.states_in.values()]
         self._types = self._current_types()
         self.input_slots = tuple(input_slots) + tuple(
-            s for s, _ in self.leaves)
+            s for s, _ in self.leaves) + tuple(trace.states_in)
         self.template, self.output_slots = _output_template(
             outputs, trace.slot)
+        states_out = trace.states_set()
+        self.states_out = [(owner, name) for owner, name, _ in states_out]
+        self.output_slots += tuple([s for _, _, s in states_out])
         # Outputs in arrays that the steps write in place would change
         # under the caller at the next call: those are copied.
         made = {s for step in trace.steps if isinstance(step, _NodeStep)
@@ -519,7 +657,7 @@ class StaticSchedule:
         self._check_leaves_reached(trace)
         self.backward_ops = self._backward_ops(trace)
         self.keeps_arrays = trace.opted_in
-        self._retained = self._slot_nodes()
+        self._retained_slots, self._fallback_nodes = self._slot_nodes()
         self._release()
 
     def _release(self):
@@ -527,7 +665,17 @@ class StaticSchedule:
         for s in self._transient:
             table[s] = None
         for step in self._node_steps:
-            step.node = None  # and what its forward kept on it
+            step.node = step.shared  # and what its forward kept on it
+
+    def share_nodes(self, reference):
+        """Apply one node on every run for each step whose forward set the
+        same plain values on this recording as on ``reference`` (an
+        earlier recording of the signature): what a fresh copy of it per
+        run would keep is the same on every run."""
+        for step, earlier in zip(self._node_steps, reference._node_steps):
+            if step.made is not None and earlier.made is not None and \
+                    step.made == earlier.made:
+                step.shared = step.node = _fresh_copy(step.template)
 
     def _constant_inputs(self, trace):
         """``(step, input index, slot)`` of each node input that is a
@@ -570,9 +718,10 @@ class StaticSchedule:
                     raise ValueError(
                         f'static_graph: input {i} of {op.node.label} in '
                         f'{self.manager.name} is a Variable that needs a '
-                        f'gradient but is neither an argument of the chain '
-                        f'nor one of its parameters; pass it as an '
-                        f'argument')
+                        f'gradient but is none of the arguments of the '
+                        f'chain, its parameters or the states of its links '
+                        f'(Variables kept in their attributes); pass it as '
+                        f'an argument')
 
     def _backward_ops(self, trace):
         """The ops whose backward a replay runs, each with the inputs that
@@ -593,9 +742,26 @@ class StaticSchedule:
         return ops
 
     def _slot_nodes(self):
-        """Give each node of the backward schedule input and output nodes
-        of its own (its ``inputs`` and ``outputs`` in backward); the list
-        ``(node, slot)`` of those that hold a retained array."""
+        """The slots of the arrays the nodes of the backward schedule
+        retain (a run keeps them, in this order), and the list
+        ``(variable node, position in that order)`` of those that a node
+        without an array-level backward reads through its ``inputs``.
+
+        Each op gets the positions of its retained inputs and outputs
+        (``in_positions``, ``out_positions``: see :func:`_positions`) and
+        functions gathering them (``in_arrays``, ``out_arrays``), and the
+        slots of the inputs it gives a gradient; an op
+        without an array-level backward gets input and output nodes of its
+        own (its ``inputs`` and ``outputs`` in backward)."""
+        retained = set()
+        for op in self.backward_ops:
+            node = op.node
+            for i in node._input_indexes_to_retain or ():
+                retained.add(op.in_slots[i])
+            for i in node._output_indexes_to_retain or ():
+                retained.add(op.out_slots[i])
+        retained = tuple(sorted(retained))
+        position = {s: k for k, s in enumerate(retained)}
         slot_nodes = {}
 
         def node_of(s):
@@ -606,17 +772,24 @@ class StaticSchedule:
                 vnode._variable = _gone
             return vnode
 
-        retained = set()
         for op in self.backward_ops:
             node = op.node
-            op.in_nodes = tuple([node_of(s) for s in op.in_slots])
-            op.out_refs = tuple([weakref.ref(node_of(s))
-                                 for s in op.out_slots])
-            for i in node._input_indexes_to_retain or ():
-                retained.add(op.in_slots[i])
-            for i in node._output_indexes_to_retain or ():
-                retained.add(op.out_slots[i])
-        return [(slot_nodes[s], s) for s in sorted(retained)]
+            op.in_positions = _positions(
+                op.in_slots, node._input_indexes_to_retain, position)
+            op.out_positions = _positions(
+                op.out_slots, node._output_indexes_to_retain, position)
+            op.in_arrays = _gatherer(op.in_positions, len(op.in_slots))
+            op.out_arrays = _gatherer(op.out_positions, len(op.out_slots))
+            op.target_slots = tuple([op.in_slots[i] for i in op.targets])
+            op.array_level = node._has_array_backward
+            op.adds_into = hasattr(node, 'array_backward_add')
+            if not op.array_level:
+                op.in_nodes = tuple([node_of(s) for s in op.in_slots])
+                op.out_refs = tuple([weakref.ref(node_of(s))
+                                     for s in op.out_slots])
+        fallback = [(vnode, position[s]) for s, vnode in slot_nodes.items()
+                    if s in position]
+        return retained, fallback
 
     def run(self, inputs, backprop):
         """Run the forward steps on ``inputs`` (arrays, one per input
@@ -642,48 +815,70 @@ class StaticSchedule:
                                               self._copied)])
         state = None
         if backprop:
+            # (-1, a position of no retained array, reads the None.)
             state = (tuple([op.node for op in self.backward_ops]),
-                     tuple([table[s] for _, s in self._retained]))
+                     tuple([table[s] for s in self._retained_slots] +
+                           [None]))
         self._release()
         return outputs, state
 
-    def run_backward(self, state, grad_outputs):
-        """Gradients of the input slots from those of the output slots:
-        the backward of the nodes of the run that ``state`` describes,
-        last node first."""
+    def run_backward(self, state, grad_outputs, sums=None):
+        """Gradients of the input slots (arrays) from those of the output
+        slots (arrays or None): the backward of the nodes of the run that
+        ``state`` describes, last node first. A list by slot, and the set
+        of the slots whose array this backward made, or was given in
+        ``sums`` (slot -> array) to add the gradient into in place."""
         nodes, retained = state
-        for (vnode, _), array in zip(self._retained, retained):
-            vnode.data = array
+        for vnode, k in self._fallback_nodes:
+            vnode.data = retained[k]
             vnode._variable = _gone
-        grads = {}
-
-        def add(s, g):
-            old = grads.get(s)
-            grads[s] = g if old is None else Variable._bare(
-                force_array(old.array + g.array), True)
-
+        grads = [None] * len(self.table)
+        summed = set()  # slots whose array this backward made: added into
+        if sums:
+            for s, array in sums.items():
+                grads[s] = array
+                summed.add(s)
         for s, gy in zip(self.output_slots, grad_outputs):
             if gy is not None:
-                add(s, gy)
-        pop = grads.pop
+                _accumulate(grads, summed, s, gy)
         for op, node in zip(reversed(self.backward_ops), reversed(nodes)):
-            gys = tuple([pop(s, None) for s in op.out_slots])
-            if not any([gy is not None for gy in gys]):
-                continue
-            node.inputs = op.in_nodes
-            node.outputs = op.out_refs
-            targets = op.targets
-            if node._accumulates:
-                gxs = node.backward_accumulate(targets, gys,
-                                               (None,) * len(targets))
+            out_slots = op.out_slots
+            if len(out_slots) == 1:
+                s = out_slots[0]
+                gy = grads[s]
+                if gy is None:
+                    continue
+                grads[s] = None
+                gys = (gy,)
             else:
-                gxs = node.backward(targets, gys)
+                gys = tuple([grads[s] for s in out_slots])
+                if not any([gy is not None for gy in gys]):
+                    continue
+                for s in out_slots:
+                    grads[s] = None
+            targets = op.targets
+            if op.array_level:
+                if op.adds_into:
+                    gxs = node.array_backward_add(
+                        targets, gys, op.in_arrays(retained),
+                        op.out_arrays(retained),
+                        tuple([grads[s] if s in summed else None
+                               for s in op.target_slots]))
+                else:
+                    gxs = node.array_backward(targets, gys,
+                                              op.in_arrays(retained),
+                                              op.out_arrays(retained))
                 if len(gxs) != len(targets):
                     gxs = [gxs[i] for i in targets]
-            for i, gx in zip(targets, gxs):
+            else:
+                gxs = _variable_backward(op, node, gys, retained)
+            for s, gx in zip(op.target_slots, gxs):
                 if gx is not None:
-                    add(op.in_slots[i], gx)
-        return grads
+                    if grads[s] is None:
+                        grads[s] = gx
+                    else:
+                        _accumulate(grads, summed, s, gx)
+        return grads, summed
 
     def __reduce__(self):
         return _not_copied, ()
@@ -695,6 +890,42 @@ class StaticSchedule:
                  f'{list(self.output_slots)}']
         lines += [f'  {i}: {step!r}' for i, step in enumerate(self.steps)]
         return '\n'.join(lines)
+
+
+def _accumulate(grads, summed, s, g):
+    """Add the gradient ``g`` to that of slot ``s``: into the array where
+    the sum is one this backward made (in ``summed``), else into a new
+    one (the gradients a backward returns may be arrays held elsewhere)."""
+    old = grads[s]
+    if old is None:
+        grads[s] = g
+    elif s in summed:
+        old += g
+    else:
+        grads[s] = force_array(old + g)
+        summed.add(s)
+
+
+def _variable_backward(op, node, grad_outputs, retained):
+    """A node's ``backward`` on Variables (without a graph) in a replay:
+    its input and output nodes are those of its op, holding the arrays of
+    the run; the gradient arrays, one per target input."""
+    node.inputs = op.in_nodes
+    node.outputs = op.out_refs
+    indexes = node._output_indexes_to_retain
+    if indexes is not None:  # (a node shared by every run: this run's)
+        node._retained_output_data = tuple([
+            retained[op.out_positions[i]] for i in indexes])
+    gys = tuple([None if gy is None else Variable._bare(gy, True)
+                 for gy in grad_outputs])
+    targets = op.targets
+    if node._accumulates:
+        gxs = node.backward_accumulate(targets, gys, (None,) * len(targets))
+    else:
+        gxs = node.backward(targets, gys)
+        if len(gxs) != len(targets):
+            gxs = [gxs[i] for i in targets]
+    return [None if gx is None else gx.array for gx in gxs]
 
 
 class StaticScheduleFunction(FunctionNode):
@@ -720,6 +951,15 @@ class StaticScheduleFunction(FunctionNode):
         return outputs
 
     def backward(self, target_input_indexes, grad_outputs):
+        return self.backward_accumulate(
+            target_input_indexes, grad_outputs,
+            (None,) * len(target_input_indexes))
+
+    def backward_accumulate(self, target_input_indexes, grad_outputs,
+                            grad_inputs):
+        """The replay's backward; a gradient the backward pass alone holds
+        (a weight's, summed over the calls of a sequence so far) takes the
+        replay's contributions in place."""
         schedule = self.schedule
         if configuration.config.enable_backprop:
             raise RuntimeError(
@@ -729,10 +969,24 @@ class StaticScheduleFunction(FunctionNode):
                 f'with chainer.config.use_static_graph = False')
         _check_not_replayed(schedule, self.generation)
         schedule.manager.end_forward()
-        grads = schedule.run_backward(self._state, grad_outputs)
         input_slots = schedule.input_slots
-        return tuple([grads.get(input_slots[i])
-                      for i in target_input_indexes])
+        sums = {input_slots[i]: g._array
+                for i, g in zip(target_input_indexes, grad_inputs)
+                if g is not None and accumulation.private(g, self.inputs[i])}
+        grads, summed = schedule.run_backward(
+            self._state,
+            [None if gy is None else gy.array for gy in grad_outputs], sums)
+        ret = []
+        for i, g in zip(target_input_indexes, grad_inputs):
+            s = input_slots[i]
+            if s in sums or grads[s] is None:
+                ret.append(g)  # (added into in place, or nothing to add)
+                continue
+            gx = Variable._bare(grads[s], True)
+            if g is None and s in summed:
+                accumulation.hand_over(gx, self.inputs[i])
+            ret.append(accumulation.accumulate(g, gx, self.inputs[i]))
+        return tuple(ret)
 
 
 def _check_not_replayed(schedule, generation):
@@ -788,7 +1042,7 @@ class ScheduleManager:
         inputs, key = _signature(args, kwargs)
         config = configuration.config
         backprop = bool(config.enable_backprop)
-        key = (key, bool(config.train), backprop)
+        key = (key, bool(config.train), backprop, _states_key(chain))
         cached = self.schedules.setdefault(key, [])
         chosen = None
         for i, schedule in enumerate(cached):
@@ -811,6 +1065,7 @@ class ScheduleManager:
             if reference is not None and reference.matches():
                 _check_same_steps(self.name, reference, schedule)
                 _check_same_constants(self.name, reference, schedule)
+                schedule.share_nodes(reference)
                 schedule.interval = max(8, 2 * reference.interval)
                 schedule.replays_left = schedule.interval
             if chosen is None:
@@ -830,10 +1085,17 @@ class ScheduleManager:
     def _replay(self, schedule, inputs, backprop):
         node = StaticScheduleFunction(schedule)
         variables = node.apply(
-            tuple(inputs) + tuple([p for _, p in schedule.leaves]))
+            tuple(inputs) + tuple([p for _, p in schedule.leaves]) +
+            tuple([getattr(owner, name)
+                   for owner, name in schedule.states_in]))
         if backprop:
             schedule.in_use = True
             schedule.user = weakref.ref(node)
+        if schedule.states_out:
+            first = len(variables) - len(schedule.states_out)
+            for (owner, name), variable in zip(schedule.states_out,
+                                               variables[first:]):
+                setattr(owner, name, variable)
         return _fill_outputs(schedule.template, variables)
 
     def _record(self, chain, args, kwargs, inputs, backprop):

@@ -17,6 +17,9 @@ class ReLU(OutputRetaining):
         y, = self.get_retained_outputs()
         return ScaleGrad(y.array > 0).apply(grad_outputs)
 
+    def array_backward(self, indexes, grad_outputs, inputs, outputs):
+        return ScaleGrad(outputs[0] > 0).forward(grad_outputs)
+
 
 def relu(x):
     """Rectified linear unit: :math:`y = \\max(0, x)`, elementwise.

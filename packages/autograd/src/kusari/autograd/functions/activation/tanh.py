@@ -12,6 +12,9 @@ class Tanh(_grad_nodes.OutputRetaining):
         y, = self.get_retained_outputs()
         return TanhGrad().apply((y, grad_outputs[0]))
 
+    def array_backward(self, indexes, grad_outputs, inputs, outputs):
+        return TanhGrad().forward((outputs[0], grad_outputs[0]))
+
 
 class TanhGrad(_grad_nodes.DerivativeGrad):
     """gx = gy * (1 - y^2), from the output y of tanh."""

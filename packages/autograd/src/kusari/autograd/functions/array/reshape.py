@@ -33,6 +33,9 @@ class Reshape(function_node.FunctionNode):
         gy, = grad_outputs
         return reshape(gy, self._in_shape),
 
+    def array_backward(self, indexes, grad_outputs, inputs, outputs):
+        return grad_outputs[0].reshape(self._in_shape),
+
 
 def reshape(x, shape):
     """Reshape ``x`` to ``shape`` (at most one -1, inferred).

@@ -54,6 +54,24 @@ class EmbedIDFunction(function_node.FunctionNode):
         grad = EmbedIDGrad(self._w_shape, self.ignore_label)
         return None, grad.apply((x, grad_outputs[0]))[0]
 
+    def array_backward(self, indexes, grad_outputs, inputs, outputs):
+        grad = EmbedIDGrad(self._w_shape, self.ignore_label)
+        return None, grad.forward((inputs[0], grad_outputs[0]))[0]
+
+    def array_backward_add(self, indexes, grad_outputs, inputs, outputs,
+                           into):
+        """:meth:`array_backward`, with W's gradient rows added into its
+        array in ``into`` (an array the caller lets it add into, or None)
+        in place; then nothing is left to add."""
+        gW = into[-1]
+        if gW is None:
+            return self.array_backward(indexes, grad_outputs, inputs,
+                                       outputs)
+        ids, rows = EmbedIDGrad(self._w_shape, self.ignore_label).rows(
+            inputs[0], grad_outputs[0])
+        add_rows(gW, ids, rows)
+        return (None,) * len(indexes)
+
     def backward_accumulate(self, target_input_indexes, grad_outputs,
                             grad_inputs):
         """Where the backward pass alone holds W's gradient so far (an

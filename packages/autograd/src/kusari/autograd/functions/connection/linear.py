@@ -1,6 +1,7 @@
 """Fully connected (linear) layer function."""
 import math
 
+from kusari.array import backend
 from kusari.autograd import accumulation
 from kusari.autograd import function_node
 from kusari.autograd.functions.array.reshape import reshape
@@ -10,6 +11,7 @@ from kusari.autograd.functions.math import _mixed_dtypes
 from kusari.autograd.functions.math.matmul import matmul
 from kusari.autograd.functions.math.sum import sum as _sum
 from kusari.autograd.utils import type_check
+from kusari.autograd.utils.array import force_array
 from kusari.autograd.variable import as_variable
 
 
@@ -61,6 +63,35 @@ class LinearFunction(function_node.FunctionNode):
             ret.append(_sum(gy, axis=0))
         return ret
 
+    def array_backward(self, indexes, grad_outputs, inputs, outputs):
+        x, W = inputs[:2]
+        gy, = grad_outputs
+        xp = backend.get_array_module(gy)
+        ret = []
+        if 0 in indexes:
+            ret.append(_in_dtype(xp.matmul(gy, W), x))
+        if 1 in indexes:
+            ret.append(_in_dtype(xp.matmul(gy.swapaxes(-1, -2), x), W))
+        if 2 in indexes:
+            ret.append(force_array(gy.sum(axis=(0,))))
+        return ret
+
+    def array_backward_add(self, indexes, grad_outputs, inputs, outputs,
+                           into):
+        """:meth:`array_backward`, with W's gradient gy^T x added into
+        its array in ``into`` (one per index: an array the caller lets it
+        add into, or None) by one call of NumPy's BLAS where it can; the
+        gradients left to add (None for W's where it was added)."""
+        if 1 in indexes:
+            gW = into[indexes.index(1)]
+            if gW is not None and _numpy_blas.gemm_add(
+                    gW, grad_outputs[0], inputs[0]):
+                rest = iter(self.array_backward(
+                    [i for i in indexes if i != 1], grad_outputs, inputs,
+                    outputs))
+                return [None if i == 1 else next(rest) for i in indexes]
+        return self.array_backward(indexes, grad_outputs, inputs, outputs)
+
     def backward_accumulate(self, target_input_indexes, grad_outputs,
                             grad_inputs):
         """:meth:`backward` added to the pass's gradients so far. Where the
@@ -87,6 +118,10 @@ class LinearFunction(function_node.FunctionNode):
                     accumulation.hand_over(grad, w_node)
             ret.append(grad)
         return tuple(ret)
+
+
+def _in_dtype(array, like):
+    return array if array.dtype == like.dtype else array.astype(like.dtype)
 
 
 @type_check.checks_inputs

@@ -105,6 +105,11 @@ class SoftmaxCrossEntropy(function_node.FunctionNode):
                                        self._log_y)
         return grad.apply((x, grad_outputs[0]))[0], None
 
+    def array_backward(self, indexes, grad_outputs, inputs, outputs):
+        grad = SoftmaxCrossEntropyGrad(self._safe_t, self._weights,
+                                       self._log_y)
+        return grad.forward((inputs[0], grad_outputs[0]))[0], None
+
 
 class SoftmaxCrossEntropyGrad(function_node.FunctionNode):
     """gx = (softmax(x) - onehot(t)) * gy * c along axis 1, with ``c`` the

@@ -16,6 +16,7 @@ from kusari.array import backend
 from kusari.autograd import function_node
 from kusari.autograd.functions.array.broadcast import broadcast_to
 from kusari.autograd.functions.array.broadcast import sum_to
+from kusari.autograd.functions.array.broadcast import sum_to_shape
 from kusari.autograd.functions.array.reshape import reshape
 from kusari.autograd.utils import type_check
 from kusari.autograd.utils.array import force_array
@@ -119,9 +120,24 @@ class UnaryElementwise(function_node.FunctionNode):
             gx = sum_to(gx, self._input_shape)
         return (None,) * len(self.parameters) + (gx,)
 
+    def array_backward(self, indexes, grad_outputs, inputs, outputs):
+        gy, x, y = grad_outputs[0], inputs[-1], outputs[0]
+        if gy.ndim == 0:
+            # NumPy makes scalars of 0-d results, which functions refuse.
+            gy, x, y = [None if a is None else Variable(a, requires_grad=False)
+                        for a in (gy, x, y)]
+        gx = self.gradient(gy, x, y)
+        gx = force_array(gx.array if isinstance(gx, Variable) else gx)
+        if self._input_shape is not None:
+            gx = sum_to_shape(gx, self._input_shape)
+        return (None,) * len(self.parameters) + (gx,)
+
     def gradient(self, gy, x, y):
-        """``gy * f'(x)`` as a Variable, from the Variables ``gy`` and
-        ``x`` and/or ``y`` (None where not retained)."""
+        """``gy * f'(x)`` from ``gy`` and ``x`` and/or ``y`` (None where
+        not retained): a Variable from Variables, written with operators
+        and functions that take arrays too, as the array-level backward
+        passes arrays of one or more axes (and takes a Variable result's
+        array)."""
         raise NotImplementedError(
             f'{type(self).__name__} must implement gradient')
 

@@ -11,8 +11,10 @@ from kusari.array import lazy_cupy
 from kusari.array import backend
 from kusari.autograd import function_node
 from kusari.autograd.functions.array.broadcast import sum_to
+from kusari.autograd.functions.array.broadcast import sum_to_shape
 from kusari.autograd.functions.math import exponential
 from kusari.autograd.utils import type_check
+from kusari.autograd.utils.array import force_array
 from kusari.autograd.variable import Variable
 from kusari.autograd.variable import as_variable
 
@@ -36,6 +38,11 @@ class _Binary(function_node.FunctionNode):
         """Sum a gradient back to the shape of operand ``index``."""
         shapes = self._shapes
         return gx if shapes is None else sum_to(gx, shapes[index])
+
+    def _reduce_array(self, index, gx):
+        """:meth:`_reduce` on arrays (array-level backward)."""
+        shapes = self._shapes
+        return gx if shapes is None else sum_to_shape(gx, shapes[index])
 
 
 class _FloatBinary(_Binary):
@@ -94,6 +101,9 @@ class Neg(_Unary):
     def backward(self, indexes, grad_outputs):
         return -grad_outputs[0],
 
+    def array_backward(self, indexes, grad_outputs, inputs, outputs):
+        return force_array(-grad_outputs[0]),
+
 
 class Absolute(_Unary):
     @property
@@ -130,6 +140,10 @@ class Add(_Binary):
         gy, = grad_outputs
         return tuple([self._reduce(i, gy) for i in indexes])
 
+    def array_backward(self, indexes, grad_outputs, inputs, outputs):
+        gy, = grad_outputs
+        return tuple([self._reduce_array(i, gy) for i in indexes])
+
 
 class AddConstant(_WithConstant):
     _label = '_ + {}'
@@ -138,6 +152,9 @@ class AddConstant(_WithConstant):
         return inputs[0] + self.value,
 
     def backward(self, indexes, grad_outputs):
+        return grad_outputs
+
+    def array_backward(self, indexes, grad_outputs, inputs, outputs):
         return grad_outputs
 
 
@@ -156,6 +173,11 @@ class Sub(_Binary):
         return tuple([self._reduce(i, gy if i == 0 else -gy)
                       for i in indexes])
 
+    def array_backward(self, indexes, grad_outputs, inputs, outputs):
+        gy, = grad_outputs
+        return tuple([self._reduce_array(
+            i, gy if i == 0 else force_array(-gy)) for i in indexes])
+
 
 class SubFromConstant(_WithConstant):
     _label = '{} - _'
@@ -165,6 +187,9 @@ class SubFromConstant(_WithConstant):
 
     def backward(self, indexes, grad_outputs):
         return -grad_outputs[0],
+
+    def array_backward(self, indexes, grad_outputs, inputs, outputs):
+        return force_array(-grad_outputs[0]),
 
 
 class Mul(_Binary):
@@ -184,6 +209,11 @@ class Mul(_Binary):
         return tuple([self._reduce(i, gy * operands[1 - i])
                       for i in indexes])
 
+    def array_backward(self, indexes, grad_outputs, inputs, outputs):
+        gy, = grad_outputs
+        return tuple([self._reduce_array(i, force_array(gy * inputs[1 - i]))
+                      for i in indexes])
+
 
 class MulConstant(_WithConstant):
     _label = '_ * {}'
@@ -193,6 +223,9 @@ class MulConstant(_WithConstant):
 
     def backward(self, indexes, grad_outputs):
         return grad_outputs[0] * self.value,
+
+    def array_backward(self, indexes, grad_outputs, inputs, outputs):
+        return force_array(grad_outputs[0] * self.value),
 
 
 class Div(_FloatBinary):

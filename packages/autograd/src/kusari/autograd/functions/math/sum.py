@@ -1,4 +1,5 @@
 """Summation over axes."""
+from kusari.array import backend
 from kusari.autograd import function_node
 from kusari.autograd.functions.array.broadcast import broadcast_to
 from kusari.autograd.functions.array.broadcast import sum_to  # NOQA
@@ -71,6 +72,15 @@ class Sum(function_node.FunctionNode):
         if not self.keepdims:
             gy = reshape(gy, keepdims_shape(self._in_shape, self.axis))
         return broadcast_to(gy, self._in_shape),
+
+    def array_backward(self, indexes, grad_outputs, inputs, outputs):
+        gy, = grad_outputs
+        if not self.keepdims:
+            gy = gy.reshape(keepdims_shape(self._in_shape, self.axis))
+        if gy.shape == self._in_shape:
+            return gy,
+        return backend.get_array_module(gy).broadcast_to(
+            gy, self._in_shape),
 
 
 def sum(x, axis=None, keepdims=False):

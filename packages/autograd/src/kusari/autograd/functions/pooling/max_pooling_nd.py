@@ -82,6 +82,10 @@ class MaxPoolingND(function_node.FunctionNode):
         return max_pooling_grad(self.window, self.indexes,
                                 self.dims).apply(grad_outputs)
 
+    def array_backward(self, indexes, grad_outputs, inputs, outputs):
+        return max_pooling_grad(self.window, self.indexes,
+                                self.dims).forward(grad_outputs)
+
 
 def max_pooling_grad(win, offsets, dims):
     """The node scattering a pooled gradient to the window elements at

@@ -37,9 +37,12 @@ class StatefulMixin:
                 visitor.visit_variable(state)
 
     def zero_state(self, batch, dtype):
-        """A zero Variable ``(batch, state_size)`` on this link's device."""
+        """A zero Variable ``(batch, state_size)`` on this link's device:
+        a constant, that needs no gradient (a static_graph chain would
+        refuse a Variable that needs one made in its code)."""
         with self.device:
-            return Variable(self.xp.zeros((batch, self.state_size), dtype))
+            return Variable(self.xp.zeros((batch, self.state_size), dtype),
+                            requires_grad=False)
 
 
 
