@@ -479,3 +479,61 @@ def test_non_scalar_output_without_grad_and_nothing_to_reach():
     z = Variable(uniform(3)) * 2
     with pytest.raises(ValueError, match='set its grad'):
         z.backward()
+
+
+class Scaled(FunctionNode):
+    """y = x * c with the output retained; its array-level backward counts
+    its calls and reads the retained output."""
+
+    array_calls = 0
+
+    def __init__(self, c):
+        self.c = c
+
+    def forward(self, inputs):
+        self.retain_outputs((0,))
+        return inputs[0] * self.c,
+
+    def backward(self, indexes, grad_outputs):
+        y, = self.get_retained_outputs()
+        return grad_outputs[0] * (y / y) * self.c,
+
+    def array_backward(self, indexes, grad_outputs, inputs, outputs):
+        type(self).array_calls += 1
+        assert inputs == (None,) and outputs[0] is not None
+        return grad_outputs[0] * (outputs[0] / outputs[0]) * self.c,
+
+
+@pytest.mark.parametrize('double, hooked, array_level', [
+    (False, False, True), (True, False, False), (False, True, False)])
+def test_backward_runs_the_array_level_backward_without_a_graph(
+        double, hooked, array_level):
+    # A backward that records no graph runs a node's array-level backward
+    # where it has one; recording one, or with hooks, it runs backward.
+    x = Variable(f32([1, 2, 3]))
+    Scaled.array_calls = 0
+    y, = Scaled(f32(3)).apply((x,))
+    with function_hooks.TimerHook() if hooked else using_config(
+            'debug', False):
+        F.sum(y * y).backward(enable_double_backprop=double)
+    assert Scaled.array_calls == int(array_level)
+    numpy.testing.assert_array_equal(x.grad, 18 * x.array)
+    if double:
+        assert x.grad_var.creator_node is not None
+
+
+def test_a_subclass_overriding_backward_does_not_inherit_array_backward():
+    class Doubled(Scaled):
+        def backward(self, indexes, grad_outputs):
+            return grad_outputs[0] * self.c * 2,
+
+    class Again(Scaled):
+        pass
+
+    assert Scaled._has_array_backward and Again._has_array_backward
+    assert not Doubled._has_array_backward
+    x = Variable(f32([1, 2]))
+    y, = Doubled(f32(3)).apply((x,))
+    y.grad = f32([1, 1])
+    y.backward()
+    numpy.testing.assert_array_equal(x.grad, f32([6, 6]))

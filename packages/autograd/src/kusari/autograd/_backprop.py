@@ -281,6 +281,8 @@ def _walk(outputs, grad_outputs, retain_grad, enable_double_backprop,
                 continue
             if general or func._accumulates or func._local_function_hooks:
                 gxs = _call_backward(func, targets, gys, grads, owned)
+            elif owned is not None and func._has_array_backward:
+                gxs = _array_backward(func, targets, gys)
             else:
                 gxs = func.backward(targets, gys)
                 if len(gxs) != len(targets):
@@ -309,6 +311,42 @@ def _walk(outputs, grad_outputs, retain_grad, enable_double_backprop,
                 found[n] = grads[n]
         return found
     return grads
+
+
+def _array_backward(func, targets, gys):
+    """The gradients ``func.backward`` would give (a pass that records no
+    graph), from its array-level backward: no Variable in, no node
+    applied."""
+    in_nodes = func.inputs
+    indexes = func._input_indexes_to_retain
+    if indexes is None:
+        inputs = (None,) * len(in_nodes)
+    else:
+        inputs = [None] * len(in_nodes)
+        for i in indexes:
+            inputs[i] = in_nodes[i].data
+        inputs = tuple(inputs)
+    refs = func.outputs
+    indexes = func._output_indexes_to_retain
+    if indexes is None:
+        outputs = (None,) * len(refs)
+    else:
+        outputs = [None] * len(refs)
+        for i, data in zip(indexes, func._retained_output_data):
+            # (The node's data follows a new array set on its Variable.)
+            node = refs[i]()
+            outputs[i] = data if node is None or node.data is None \
+                else node.data
+        outputs = tuple(outputs)
+    if len(gys) == 1:
+        gy = gys[0]
+        gy_arrays = (None if gy is None else gy._array,)
+    else:
+        gy_arrays = tuple([None if g is None else g._array for g in gys])
+    gxs = func.array_backward(targets, gy_arrays, inputs, outputs)
+    if len(gxs) != len(targets):
+        gxs = _targets_only(func, gxs, targets)
+    return [None if gx is None else _bare(gx, False) for gx in gxs]
 
 
 def _call_backward(func, targets, gys, grads, owned):

@@ -224,8 +224,11 @@ class FunctionNode(ForwardByDevice):
                 FunctionNode.check_type_forward
         cls._accumulates = cls.backward_accumulate is not \
             FunctionNode.backward_accumulate
-        cls._has_array_backward = cls.array_backward is not \
-            FunctionNode.array_backward
+        # An array-level backward counts where no class below the one
+        # defining it overrides backward (it would give other gradients).
+        defining = _defining(cls, 'array_backward')
+        cls._has_array_backward = defining is not FunctionNode and \
+            issubclass(defining, _defining(cls, 'backward'))
 
     def _all_hooks(self, global_hooks):
         hooks = list(global_hooks.values())
@@ -279,8 +282,10 @@ class FunctionNode(ForwardByDevice):
         """Gradients w.r.t. the inputs as arrays, from arrays: what
         :meth:`backward` computes, without Variables or a graph.
 
-        Optional: a static_graph replay calls it, where a node defines it,
-        in place of :meth:`backward` (no double backpropagation there). It
+        Optional: where a node defines it, a backward pass that records no
+        graph (no ``enable_double_backprop``, no function hooks, not in
+        debug mode) and a static_graph replay call it in place of
+        :meth:`backward`: no Variable is made, no node applied. It
         must give exactly the arrays ``backward`` gives, must not write
         into its arguments, and may return them (a gradient passed on).
         A node may also define ``array_backward_add(target_input_indexes,
@@ -365,6 +370,11 @@ class FunctionNode(ForwardByDevice):
         if name not in self.local_function_hooks:
             raise KeyError(f'{self.label}: no hook named {name!r}')
         self.local_function_hooks.pop(name).deleted(self)
+
+
+def _defining(cls, name):
+    """The class of ``cls``'s MRO whose body defines ``name``."""
+    return next(klass for klass in cls.__mro__ if name in klass.__dict__)
 
 
 def _as_arrays(func, outputs):
