@@ -169,19 +169,21 @@ def _input_grads(case, requiring, y_grads, inputs=None, calls=1,
     return [x.grad for x in xs]
 
 
-def _assert_grads_close(case, got, expected, what, tolerance=None):
+def _assert_grads_close(case, got, expected, what, tolerance=None,
+                        of='input', like=None):
     """Input gradients ``got`` equal ``expected`` (None stands for zeros:
     an input the outputs do not depend on), with the backward tolerance of
-    the case's dtype unless one is given."""
+    the case's dtype unless one is given; gradients of other arrays
+    (``of`` names them) where ``like`` holds arrays of their shapes."""
     tolerance = tolerance or case.record.tolerance(case.dtype, 'backward')
     for i, (g, e) in enumerate(zip(got, expected)):
         if g is None and e is None:
             continue
-        shape = case.host[i].shape
+        shape = (case.host if like is None else like)[i].shape
         g, e = (numpy.zeros(shape) if a is None else
                 _to_host(a).astype(numpy.float64) for a in (g, e))
         numpy.testing.assert_allclose(
-            g, e, err_msg=f'{case.record.name}: the gradient of input {i} '
+            g, e, err_msg=f'{case.record.name}: the gradient of {of} {i} '
                           f'{what}', **tolerance)
 
 
@@ -326,17 +328,13 @@ def check_double_backward_subset(case, draw):
             f'one of second order when only inputs {sorted(chosen)} do')
     _assert_grads_close(case, part[0], [
         g if i in chosen else None for i, g in enumerate(full[0])], what)
-    for i, (g, e) in enumerate(zip(part[1], full[1])):
+    if gys_require:
+        _assert_grads_close(case, part[1], full[1], what,
+                            of='output gradient', like=y_grads)
+    for i, g in enumerate(part[1]):
         assert gys_require or g is None, (
             f'{case.record.name}: output gradient {i} requires no gradient '
             f'but got one of second order')
-        if gys_require and (g is not None or e is not None):
-            numpy.testing.assert_allclose(
-                *[numpy.zeros(y_grads[i].shape) if a is None
-                  else _to_host(a).astype(numpy.float64) for a in (g, e)],
-                err_msg=f'{case.record.name}: the gradient of output '
-                        f'gradient {i} {what}',
-                **case.record.tolerance(case.dtype, 'backward'))
 
 
 def _second_order_grads(case, requiring, gys_require, y_grads,

@@ -551,9 +551,7 @@ def _states_key(chain):
     return tuple([(index, name, variable.shape, variable.dtype,
                    type(variable.array), variable.requires_grad)
                   for index, owner in enumerate(_owners(chain))
-                  for name, variable in vars(owner).items()
-                  if isinstance(variable, Variable) and
-                  not isinstance(variable, Parameter)])
+                  for _, name, variable in _states((owner,))])
 
 
 def _key_of(obj, inputs, position):
@@ -874,10 +872,7 @@ class StaticSchedule:
                 gxs = _variable_backward(op, node, gys, retained)
             for s, gx in zip(op.target_slots, gxs):
                 if gx is not None:
-                    if grads[s] is None:
-                        grads[s] = gx
-                    else:
-                        _accumulate(grads, summed, s, gx)
+                    _accumulate(grads, summed, s, gx)
         return grads, summed
 
     def __reduce__(self):

@@ -34,12 +34,18 @@ class SigmoidGrad(_grad_nodes.DerivativeGrad):
     """gx = gy * y (1 - y), from the output y of sigmoid."""
 
     def derivative(self, xp, y):
-        d = xp.subtract(y.dtype.type(1), y, out=xp.empty_like(y))
-        d *= y
-        return d
+        return output_derivative(xp, y)
 
     def second_derivative(self, y):
         return 1 - 2 * y
+
+
+def output_derivative(xp, y):
+    """sigmoid'(x) as a new array, from the output y = sigmoid(x):
+    y (1 - y)."""
+    d = xp.subtract(y.dtype.type(1), y, out=xp.empty_like(y))
+    d *= y
+    return d
 
 
 def sigmoid(x):

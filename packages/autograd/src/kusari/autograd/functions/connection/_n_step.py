@@ -262,11 +262,6 @@ class Sweep(function_node.FunctionNode):
             enable_double_backprop=True)
 
 
-def sigmoid_derivative(y):
-    """sigmoid'(x) = y (1 - y), from y = sigmoid(x), an array."""
-    return y * (y.dtype.type(1) - y)
-
-
 def _work_dtype(dtype):
     """The dtype a sweep computes in: float16 has no BLAS, and its sums
     over many steps need the precision."""

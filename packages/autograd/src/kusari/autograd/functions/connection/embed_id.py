@@ -49,14 +49,16 @@ class EmbedIDFunction(function_node.FunctionNode):
             y[ignored] = 0
         return y,
 
+    def _grad(self):
+        """The node of W's gradient."""
+        return EmbedIDGrad(self._w_shape, self.ignore_label)
+
     def backward(self, indexes, grad_outputs):
         x, = self.get_retained_inputs()
-        grad = EmbedIDGrad(self._w_shape, self.ignore_label)
-        return None, grad.apply((x, grad_outputs[0]))[0]
+        return None, self._grad().apply((x, grad_outputs[0]))[0]
 
     def array_backward(self, indexes, grad_outputs, inputs, outputs):
-        grad = EmbedIDGrad(self._w_shape, self.ignore_label)
-        return None, grad.forward((inputs[0], grad_outputs[0]))[0]
+        return None, self._grad().forward((inputs[0], grad_outputs[0]))[0]
 
     def array_backward_add(self, indexes, grad_outputs, inputs, outputs,
                            into):
@@ -67,8 +69,7 @@ class EmbedIDFunction(function_node.FunctionNode):
         if gW is None:
             return self.array_backward(indexes, grad_outputs, inputs,
                                        outputs)
-        ids, rows = EmbedIDGrad(self._w_shape, self.ignore_label).rows(
-            inputs[0], grad_outputs[0])
+        ids, rows = self._grad().rows(inputs[0], grad_outputs[0])
         add_rows(gW, ids, rows)
         return (None,) * len(indexes)
 
@@ -82,8 +83,7 @@ class EmbedIDFunction(function_node.FunctionNode):
         w_node = self.inputs[1]
         if gW_before is not None and accumulation.private(gW_before, w_node):
             x, = self.get_retained_inputs()
-            ids, rows = EmbedIDGrad(self._w_shape, self.ignore_label).rows(
-                x.array, grad_outputs[0].array)
+            ids, rows = self._grad().rows(x.array, grad_outputs[0].array)
             add_rows(gW_before.array, ids, rows)
             return grad_inputs
         gxs = super().backward_accumulate(target_input_indexes,

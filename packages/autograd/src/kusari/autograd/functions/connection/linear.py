@@ -69,9 +69,10 @@ class LinearFunction(function_node.FunctionNode):
         xp = backend.get_array_module(gy)
         ret = []
         if 0 in indexes:
-            ret.append(_in_dtype(xp.matmul(gy, W), x))
+            ret.append(xp.matmul(gy, W).astype(x.dtype, copy=False))
         if 1 in indexes:
-            ret.append(_in_dtype(xp.matmul(gy.swapaxes(-1, -2), x), W))
+            ret.append(xp.matmul(gy.swapaxes(-1, -2), x).astype(
+                W.dtype, copy=False))
         if 2 in indexes:
             ret.append(force_array(gy.sum(axis=(0,))))
         return ret
@@ -118,10 +119,6 @@ class LinearFunction(function_node.FunctionNode):
                     accumulation.hand_over(grad, w_node)
             ret.append(grad)
         return tuple(ret)
-
-
-def _in_dtype(array, like):
-    return array if array.dtype == like.dtype else array.astype(like.dtype)
 
 
 @type_check.checks_inputs

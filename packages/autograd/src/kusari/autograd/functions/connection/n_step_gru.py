@@ -1,6 +1,7 @@
 """Stacked (bi)directional GRUs over variable-length sequences."""
 from kusari.array import backend
 from kusari.autograd.functions.activation._grad_nodes import stable_sigmoid
+from kusari.autograd.functions.activation.sigmoid import output_derivative
 from kusari.autograd.functions.activation.sigmoid import sigmoid
 from kusari.autograd.functions.activation.tanh import tanh
 from kusari.autograd.functions.array.concat import concat
@@ -66,14 +67,14 @@ class GRUCell(_n_step.Cell):
         one = gh.dtype.type(1)
         xp.subtract(tape['h_prev'][rows], new, out=g_z)
         g_z *= gh
-        g_z *= _n_step.sigmoid_derivative(z)
+        g_z *= output_derivative(xp, z)
         g_new = tape['g_new'][rows]
         xp.subtract(one, z, out=g_new)
         g_new *= gh
         g_new *= one - new * new
         xp.multiply(g_new, r, out=g_hw_new)
         xp.multiply(g_new, tape['hw_new'][rows], out=g_r)
-        g_r *= _n_step.sigmoid_derivative(r)
+        g_r *= output_derivative(xp, r)
         return gh * z
 
     def input_grad(self, tape, g_hw):

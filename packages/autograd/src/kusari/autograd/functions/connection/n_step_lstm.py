@@ -1,6 +1,7 @@
 """Stacked (bi)directional LSTMs over variable-length sequences."""
 from kusari.array import backend
 from kusari.autograd.functions.activation._grad_nodes import stable_sigmoid
+from kusari.autograd.functions.activation.sigmoid import output_derivative
 from kusari.autograd.functions.activation.sigmoid import sigmoid
 from kusari.autograd.functions.activation.tanh import tanh
 from kusari.autograd.functions.array.concat import concat
@@ -84,11 +85,11 @@ class LSTMCell(_n_step.Cell):
         g_a *= gh
         gc += g_a
         xp.multiply(gh, tanh_c, out=g_o)
-        g_o *= _n_step.sigmoid_derivative(o)
+        g_o *= output_derivative(xp, o)
         xp.multiply(gc, a, out=g_i)
-        g_i *= _n_step.sigmoid_derivative(i)
+        g_i *= output_derivative(xp, i)
         xp.multiply(gc, tape['c_prev'][rows], out=g_f)
-        g_f *= _n_step.sigmoid_derivative(f)
+        g_f *= output_derivative(xp, f)
         xp.multiply(a, a, out=g_a)
         xp.subtract(one, g_a, out=g_a)
         g_a *= i

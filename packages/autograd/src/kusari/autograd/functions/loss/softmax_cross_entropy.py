@@ -99,16 +99,17 @@ class SoftmaxCrossEntropy(function_node.FunctionNode):
         weights *= coefficient
         return force_array(loss.sum() * coefficient, x.dtype),
 
+    def _grad(self):
+        """The node of x's gradient, from what forward kept."""
+        return SoftmaxCrossEntropyGrad(self._safe_t, self._weights,
+                                       self._log_y)
+
     def backward(self, indexes, grad_outputs):
         x, _ = self.get_retained_inputs()
-        grad = SoftmaxCrossEntropyGrad(self._safe_t, self._weights,
-                                       self._log_y)
-        return grad.apply((x, grad_outputs[0]))[0], None
+        return self._grad().apply((x, grad_outputs[0]))[0], None
 
     def array_backward(self, indexes, grad_outputs, inputs, outputs):
-        grad = SoftmaxCrossEntropyGrad(self._safe_t, self._weights,
-                                       self._log_y)
-        return grad.forward((inputs[0], grad_outputs[0]))[0], None
+        return self._grad().forward((inputs[0], grad_outputs[0]))[0], None
 
 
 class SoftmaxCrossEntropyGrad(function_node.FunctionNode):

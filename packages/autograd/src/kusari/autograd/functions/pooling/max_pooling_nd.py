@@ -78,13 +78,15 @@ class MaxPoolingND(function_node.FunctionNode):
     def forward_gpu(self, inputs):
         return self._reduced(inputs[0])
 
+    def _grad(self):
+        """The node scattering gy to the maxima forward found."""
+        return max_pooling_grad(self.window, self.indexes, self.dims)
+
     def backward(self, indexes, grad_outputs):
-        return max_pooling_grad(self.window, self.indexes,
-                                self.dims).apply(grad_outputs)
+        return self._grad().apply(grad_outputs)
 
     def array_backward(self, indexes, grad_outputs, inputs, outputs):
-        return max_pooling_grad(self.window, self.indexes,
-                                self.dims).forward(grad_outputs)
+        return self._grad().forward(grad_outputs)
 
 
 def max_pooling_grad(win, offsets, dims):
