@@ -24,12 +24,12 @@ from kusari.training import optimizer
 from kusari.training.optimizers import _fused_cpu
 
 _local = threading.local()
-# Bytes of each operand per block of a blocked CPU update: 512 KiB (128 Ki
-# float32 values) was the fastest measured, on a core with 1 MiB of L2
-# and a shared 32 MiB L3 (Adam on the MLP of bench/mlp.py: 10 % faster
-# than whole arrays; blocks of a quarter of that were slower than whole
-# arrays, every ufunc call costing its Python overhead per block).
-_BLOCK_BYTES = 1 << 19
+# Bytes of each operand per block of a blocked CPU update: 1 MiB (256 Ki
+# float32 values) was the fastest measured, on cores with 1 MiB of L2 and
+# a shared 32 MiB L3 (Adam on the MLP of bench/mlp.py: 7 % faster than on
+# whole arrays, 1 to 12 % over 11 rounds; 256 KiB, 3 %; 32 KiB, slower
+# than whole arrays: each ufunc call costs its Python overhead per block).
+_BLOCK_BYTES = 1 << 20
 
 
 class Rule(optimizer.UpdateRule):
