@@ -27,7 +27,7 @@ _local = threading.local()
 # Bytes of each operand per block of a blocked CPU update: 1 MiB (256 Ki
 # float32 values) was the fastest measured, on cores with 1 MiB of L2 and
 # a shared 32 MiB L3 (Adam on the MLP of bench/mlp.py: 7 % faster than on
-# whole arrays, 1 to 12 % over 11 rounds; 256 KiB, 3 %; 32 KiB, slower
+# whole arrays, 1 to 12 % over 11 rounds; 256 KiB, 3 %; 128 KiB, slower
 # than whole arrays: each ufunc call costs its Python overhead per block).
 _BLOCK_BYTES = 1 << 20
 
