@@ -15,7 +15,7 @@ import pytest
 from kusari.autograd import Parameter
 from kusari.links import Link
 from kusari.training import optimizers
-from kusari.training.optimizers import _formula, _fused_cpu
+from kusari.training.optimizers import _elementwise, _formula, _fused_cpu
 
 SHAPE = (3, 4)
 STEPS = 5
@@ -418,6 +418,64 @@ def test_fused_kernel_is_numpy_update_bit_for_bit(monkeypatch, name,
     monkeypatch.setattr(_fused_cpu, '_compiled', {})
     for expected, actual in zip(fused, run()[1], strict=True):
         numpy.testing.assert_array_equal(actual, expected)
+
+
+@pytest.mark.parametrize('name, reference, kwargs', CASES)
+@pytest.mark.parametrize('dtype', [numpy.float16, numpy.float32,
+                                   numpy.float64])
+@pytest.mark.parametrize('shape', [(37, 29), (4, 32), (33,)])
+def test_blocked_update_is_whole_array_update_bit_for_bit(
+        monkeypatch, name, reference, kwargs, dtype, shape):
+    # Blocks of 32 compute-dtype values: 1073 values are 33 full blocks
+    # and a part, 128 are four full ones, 33 one and a single value.
+    monkeypatch.setattr(_fused_cpu, '_numba', False)
+    rng = numpy.random.default_rng(3)
+    initial = rng.standard_normal(shape).astype(dtype)
+    grads = rng.standard_normal((4,) + shape).astype(dtype)
+    grads[1, 3] = 0
+    scratch_sizes = []
+    scratch = _elementwise._scratch
+
+    def spied_scratch(shape, dtype, count):
+        scratch_sizes.append(math.prod(shape))
+        return scratch(shape, dtype, count)
+
+    monkeypatch.setattr(_elementwise, '_scratch', spied_scratch)
+
+    def run(block_bytes):
+        monkeypatch.setattr(_elementwise, '_BLOCK_BYTES', block_bytes)
+        scratch_sizes.clear()
+        link = OneParam(initial.copy())
+        opt = getattr(optimizers, name)(**kwargs).setup(link)
+        with numpy.errstate(over='ignore', invalid='ignore'):
+            for g in grads:
+                link.w.grad = g.copy()
+                opt.update()
+        return [link.w.array, *link.w.update_rule.state.values()]
+
+    whole = run(1 << 30)
+    assert set(scratch_sizes) == {initial.size}
+    block = 32 * _elementwise.compute_dtype(dtype).itemsize
+    blocked = run(block)
+    assert set(scratch_sizes) == {32}, 'the update was not blocked'
+    for expected, actual in zip(whole, blocked, strict=True):
+        assert actual.dtype == expected.dtype
+        numpy.testing.assert_array_equal(actual, expected)
+
+
+def test_blocked_update_takes_non_contiguous_arrays_whole(monkeypatch):
+    # Blocks of flattened copies would update the copies alone.
+    monkeypatch.setattr(_fused_cpu, '_numba', False)
+    monkeypatch.setattr(_elementwise, '_BLOCK_BYTES', 64)
+    strided = OneParam(numpy.ones((8, 64), numpy.float32)[:, ::2])
+    contiguous = OneParam(numpy.ones((8, 32), numpy.float32))
+    assert not strided.w.array.flags.c_contiguous
+    for link in strided, contiguous:
+        opt = optimizers.Adam().setup(link)
+        link.w.grad = numpy.full((8, 32), 0.5, numpy.float32)
+        opt.update()
+    assert (contiguous.w.array != 1).all()
+    numpy.testing.assert_array_equal(strided.w.array, contiguous.w.array)
 
 
 def test_fused_loop_is_loaded_from_numbas_cache(tmp_path):
