@@ -8,6 +8,7 @@ recorded, link the nodes.
 :class:`GradientSum` is the one node the engine applies itself: where
 gradients meet, it adds them (the library's ``+`` is not the engine's).
 """
+import operator
 import sys
 import traceback
 import weakref
@@ -77,8 +78,21 @@ class FunctionNode(ForwardByDevice):
     _retained_output_data = None
     _local_function_hooks = None
     _type_checked = False
+    _passed_type_checks = None
+    _read_type_check_attributes = None
     _accumulates = False
     _has_array_backward = False
+
+    #: The attributes of the node that :meth:`check_type_forward` reads,
+    #: as a tuple of names, or None (the default) where that is not
+    #: declared. A class names them where its check reads nothing else of
+    #: the node but class attributes, depends on its inputs' shapes and
+    #: dtypes only and changes nothing, and where their values are
+    #: hashable. Its passing checks are then remembered: a call on inputs
+    #: of the same shapes and dtypes, with equal values of these
+    #: attributes, skips the check, which would pass again. A subclass
+    #: that overrides ``check_type_forward`` declares again (or not).
+    type_check_attributes = None
 
     @property
     def label(self):
@@ -145,7 +159,7 @@ class FunctionNode(ForwardByDevice):
         if recording and (self._type_checked or
                           'check_type_forward' in self.__dict__) and \
                 local_config.get('type_check', _global_config['type_check']):
-            _check_types(self.check_type_forward, in_data, self)
+            _check_types_remembered(self, in_data)
 
         hooks = _hook_state.__dict__.get('hooks')
         try:
@@ -222,6 +236,17 @@ class FunctionNode(ForwardByDevice):
         if '_type_checked' not in cls.__dict__:  # (a class may decide)
             cls._type_checked = cls.check_type_forward is not \
                 FunctionNode.check_type_forward
+        # A declaration holds for the check of the class making it and for
+        # those it inherits, not for one a subclass writes.
+        attributes = cls.type_check_attributes
+        if attributes is not None and issubclass(
+                _defining(cls, 'type_check_attributes'),
+                _defining(cls, 'check_type_forward')):
+            cls._passed_type_checks = set()
+            cls._read_type_check_attributes = \
+                operator.attrgetter(*attributes) if attributes else None
+        else:
+            cls._passed_type_checks = None
         cls._accumulates = cls.backward_accumulate is not \
             FunctionNode.backward_accumulate
         # An array-level backward counts where no class below the one
@@ -375,6 +400,37 @@ class FunctionNode(ForwardByDevice):
 def _defining(cls, name):
     """The class of ``cls``'s MRO whose body defines ``name``."""
     return next(klass for klass in cls.__mro__ if name in klass.__dict__)
+
+
+# How many passing type checks a class remembers at most (shapes that vary
+# from call to call, as sequence lengths do, must not fill the memory).
+_PASSED_TYPE_CHECKS_KEPT = 1024
+
+
+def _check_types_remembered(func, in_data):
+    """``func``'s type check on ``in_data``, skipped where its class
+    declares what the check reads (``type_check_attributes``) and one with
+    the same input shapes and dtypes and attribute values passed before."""
+    passed = func._passed_type_checks
+    if passed is None or 'check_type_forward' in func.__dict__:
+        _check_types(func.check_type_forward, in_data, func)
+        return
+    read = func._read_type_check_attributes
+    try:
+        key = () if read is None else (read(func),)
+        for x in in_data:
+            key += (x.shape, x.dtype)
+        if key in passed:
+            return
+    except (AttributeError, TypeError):
+        # An absent optional input (None), or an attribute value that is
+        # no key: checked every time.
+        _check_types(func.check_type_forward, in_data, func)
+        return
+    _check_types(func.check_type_forward, in_data, func)
+    if len(passed) >= _PASSED_TYPE_CHECKS_KEPT:
+        passed.clear()
+    passed.add(key)
 
 
 def _as_arrays(func, outputs):

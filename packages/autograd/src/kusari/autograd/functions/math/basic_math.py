@@ -22,6 +22,8 @@ from kusari.autograd.variable import as_variable
 class _Binary(function_node.FunctionNode):
     """Shared checks and gradient reduction of broadcasting binary ops."""
 
+    type_check_attributes = ()
+
     _shapes = None
 
     def check_type_forward(self, in_types):
@@ -48,6 +50,8 @@ class _Binary(function_node.FunctionNode):
 class _FloatBinary(_Binary):
     """A broadcasting binary op defined for floats only."""
 
+    type_check_attributes = ()
+
     def check_type_forward(self, in_types):
         super().check_type_forward(in_types)
         type_check.expect(in_types[0].dtype.kind == 'f')
@@ -55,6 +59,8 @@ class _FloatBinary(_Binary):
 
 class _Unary(function_node.FunctionNode):
     """Shared check of one-operand arithmetic: numeric input."""
+
+    type_check_attributes = ()
 
     def check_type_forward(self, in_types):
         type_check.argname(in_types, ('x',))
@@ -85,6 +91,8 @@ class _WithConstant(_Unary):
 class _FloatWithConstant(_WithConstant):
     """An operation with a constant defined for floats only."""
 
+    type_check_attributes = ()
+
     def check_type_forward(self, in_types):
         type_check.argname(in_types, ('x',))
         type_check.expect(in_types[0].dtype.kind == 'f')
@@ -106,6 +114,8 @@ class Neg(_Unary):
 
 
 class Absolute(_Unary):
+    type_check_attributes = ()
+
     @property
     def label(self):
         return '|_|'
