@@ -24,6 +24,7 @@ from kusari.autograd.variable import Variable
 from kusari.autograd.variable import VariableNode
 
 _bare = Variable._bare
+_output = Variable._output
 _ndarray = numpy.ndarray
 _modules = sys.modules
 _weakref = weakref.ref
@@ -195,6 +196,8 @@ class FunctionNode(ForwardByDevice):
             _check_finite(self, outputs, 'forward')
 
         if not (requires_grad and recording):
+            if len(outputs) == 1:
+                return _bare(outputs[0], False),
             return tuple([_bare(y, False) for y in outputs])
 
         in_nodes = []
@@ -211,14 +214,13 @@ class FunctionNode(ForwardByDevice):
                 rank = node._rank
         self.rank = rank
         self.inputs = in_nodes = tuple(in_nodes)
-        ret = []
-        out_nodes = []
-        for y in outputs:
-            var = _bare(y, True)
-            node = var._node = _output_node(var, y, self, rank + 1)
-            ret.append(var)
-            out_nodes.append(_weakref(node))
-        self.outputs = tuple(out_nodes)
+        rank += 1
+        if len(outputs) == 1:
+            ret = _output(outputs[0], self, rank),
+            self.outputs = _weakref(ret[0]._node),
+        else:
+            ret = tuple([_output(y, self, rank) for y in outputs])
+            self.outputs = tuple([_weakref(var._node) for var in ret])
 
         indexes = self._input_indexes_to_retain
         if indexes is not None:
@@ -226,10 +228,15 @@ class FunctionNode(ForwardByDevice):
                 in_nodes[i].data = in_data[i]
         indexes = self._output_indexes_to_retain
         if indexes is not None:
-            self._retained_output_data = tuple([outputs[i] for i in indexes])
+            if len(indexes) == 1:
+                i, = indexes
+                self._retained_output_data = outputs[i],
+            else:
+                self._retained_output_data = tuple([outputs[i]
+                                                    for i in indexes])
             for i in indexes:
                 ret[i]._node.data = outputs[i]
-        return tuple(ret)
+        return ret
 
     def __init_subclass__(cls, **kwargs):
         super().__init_subclass__(**kwargs)
@@ -446,26 +453,6 @@ def _as_arrays(func, outputs):
                             f'{type(y).__name__}')
         ret.append(y)
     return tuple(ret)
-
-
-def _output_node(var, array, creator, rank):
-    """The node of a new output Variable: its fields set in one go."""
-    node = _new_node(VariableNode)
-    node._variable = _weakref(var)
-    node.creator_node = creator
-    node._rank = rank
-    node.data = None
-    node.name = None
-    node._requires_grad = True
-    if array is None:  # an output the function does not compute
-        node.shape = node.dtype = None
-    else:
-        node.shape = array.shape
-        node.dtype = array.dtype
-    return node
-
-
-_new_node = object.__new__
 
 
 def _input_node(array):
