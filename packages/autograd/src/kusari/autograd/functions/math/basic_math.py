@@ -152,6 +152,8 @@ class Add(_Binary):
 
     def array_backward(self, indexes, grad_outputs, inputs, outputs):
         gy, = grad_outputs
+        if self._shapes is None:
+            return (gy,) * len(indexes)
         return tuple([self._reduce_array(i, gy) for i in indexes])
 
 
@@ -221,6 +223,9 @@ class Mul(_Binary):
 
     def array_backward(self, indexes, grad_outputs, inputs, outputs):
         gy, = grad_outputs
+        lhs, rhs = inputs
+        if self._shapes is None and len(indexes) == 2:  # (the usual case)
+            return force_array(gy * rhs), force_array(gy * lhs)
         return tuple([self._reduce_array(i, force_array(gy * inputs[1 - i]))
                       for i in indexes])
 
