@@ -643,3 +643,14 @@ def test_remembered_type_checks_are_bounded(monkeypatch):
     Scale._passed_type_checks.clear()
     checks_run(Scale, [(Scale(), uniform(n)) for n in range(1, 8)])
     assert 1 <= len(Scale._passed_type_checks) <= 3
+
+
+def test_a_check_patched_onto_the_class_later_runs_every_time(monkeypatch):
+    # (As mock.patch.object(SomeNode, 'check_type_forward') does.)
+    Scale._passed_type_checks.clear()
+    calls = []
+    monkeypatch.setattr(Scale, 'check_type_forward',
+                        lambda self, in_types: calls.append(len(in_types)))
+    for _ in range(2):
+        Scale().apply((Variable(uniform(2)),))
+    assert calls == [1, 1]

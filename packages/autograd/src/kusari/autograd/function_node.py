@@ -11,6 +11,7 @@ gradients meet, it adds them (the library's ``+`` is not the engine's).
 import operator
 import sys
 import traceback
+import types
 import weakref
 
 import numpy
@@ -28,6 +29,7 @@ _output = Variable._output
 _ndarray = numpy.ndarray
 _modules = sys.modules
 _weakref = weakref.ref
+_MethodType = types.MethodType
 _check_types = type_check.check_types
 _config_local = _state.config_local
 _global_config = _state.global_config
@@ -80,6 +82,7 @@ class FunctionNode(ForwardByDevice):
     _local_function_hooks = None
     _type_checked = False
     _passed_type_checks = None
+    _remembered_check = None
     _read_type_check_attributes = None
     _accumulates = False
     _has_array_backward = False
@@ -250,6 +253,8 @@ class FunctionNode(ForwardByDevice):
                 _defining(cls, 'type_check_attributes'),
                 _defining(cls, 'check_type_forward')):
             cls._passed_type_checks = set()
+            # (A staticmethod: read from a node, the function itself.)
+            cls._remembered_check = staticmethod(cls.check_type_forward)
             cls._read_type_check_attributes = \
                 operator.attrgetter(*attributes) if attributes else None
         else:
@@ -418,23 +423,33 @@ def _check_types_remembered(func, in_data):
     """``func``'s type check on ``in_data``, skipped where its class
     declares what the check reads (``type_check_attributes``) and one with
     the same input shapes and dtypes and attribute values passed before."""
+    check = func.check_type_forward
     passed = func._passed_type_checks
-    if passed is None or 'check_type_forward' in func.__dict__:
-        _check_types(func.check_type_forward, in_data, func)
+    # Only the class's own check is remembered: not one set on the
+    # instance, nor one patched onto the class later. (Asked of the bound
+    # method: reading the instance's __dict__ would cost more than the
+    # check saved.)
+    if passed is None or type(check) is not _MethodType or \
+            check.__func__ is not func._remembered_check:
+        _check_types(check, in_data, func)
         return
     read = func._read_type_check_attributes
     try:
-        key = () if read is None else (read(func),)
-        for x in in_data:
-            key += (x.shape, x.dtype)
+        if len(in_data) == 1 and read is None:
+            x, = in_data
+            key = x.shape, x.dtype
+        else:
+            key = () if read is None else (read(func),)
+            for x in in_data:
+                key += (x.shape, x.dtype)
         if key in passed:
             return
     except (AttributeError, TypeError):
         # An absent optional input (None), or an attribute value that is
         # no key: checked every time.
-        _check_types(func.check_type_forward, in_data, func)
+        _check_types(check, in_data, func)
         return
-    _check_types(func.check_type_forward, in_data, func)
+    _check_types(check, in_data, func)
     if len(passed) >= _PASSED_TYPE_CHECKS_KEPT:
         passed.clear()
     passed.add(key)
