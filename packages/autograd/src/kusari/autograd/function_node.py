@@ -161,7 +161,7 @@ class FunctionNode(ForwardByDevice):
             _check_same_device(self, in_data)
         # (A check_type_forward set on the instance counts too.)
         if recording and (self._type_checked or
-                          'check_type_forward' in self.__dict__) and \
+                          _check_on_instance(self)) and \
                 local_config.get('type_check', _global_config['type_check']):
             _check_types_remembered(self, in_data)
 
@@ -181,7 +181,7 @@ class FunctionNode(ForwardByDevice):
             # the array library's own error. Checking now, on the failing
             # path only, gives the function's clear one instead, if any.
             if not recording and (self._type_checked or
-                                  'check_type_forward' in self.__dict__) \
+                                  _check_on_instance(self)) \
                     and local_config.get('type_check',
                                          _global_config['type_check']):
                 _check_types(self.check_type_forward, in_data, self)
@@ -414,6 +414,20 @@ def _defining(cls, name):
     return next(klass for klass in cls.__mro__ if name in klass.__dict__)
 
 
+def _check_on_instance(func):
+    """Whether a ``check_type_forward`` of its own was set on the node.
+
+    Told by the attribute read (a method of the class is bound to the
+    node): reading the node's ``__dict__`` would make CPython build one
+    for every node applied.
+    """
+    check = func.check_type_forward
+    of_class = type(func).check_type_forward
+    if type(check) is _MethodType:
+        return check.__func__ is not of_class
+    return check is not of_class  # (the class's may be no function)
+
+
 # How many passing type checks a class remembers at most (shapes that vary
 # from call to call, as sequence lengths do, must not fill the memory).
 _PASSED_TYPE_CHECKS_KEPT = 1024
@@ -426,9 +440,8 @@ def _check_types_remembered(func, in_data):
     check = func.check_type_forward
     passed = func._passed_type_checks
     # Only the class's own check is remembered: not one set on the
-    # instance, nor one patched onto the class later. (Asked of the bound
-    # method: reading the instance's __dict__ would cost more than the
-    # check saved.)
+    # instance, nor one patched onto the class later (see
+    # _check_on_instance for why the bound method is asked).
     if passed is None or type(check) is not _MethodType or \
             check.__func__ is not func._remembered_check:
         _check_types(check, in_data, func)
