@@ -537,3 +537,120 @@ def test_a_subclass_overriding_backward_does_not_inherit_array_backward():
     y.grad = f32([1, 1])
     y.backward()
     numpy.testing.assert_array_equal(x.grad, f32([6, 6]))
+
+
+# -- remembered type checks ---------------------------------------------
+
+
+class Scale(FunctionNode):
+    """y = x * factor for float x of at most ``max_ndim`` axes; counts the
+    type checks it runs."""
+
+    type_check_attributes = ('max_ndim',)
+    checks = 0
+
+    def __init__(self, factor=2, max_ndim=2):
+        self.factor = factor
+        self.max_ndim = max_ndim
+
+    def check_type_forward(self, in_types):
+        type(self).checks += 1
+        type_check.argname(in_types, ('x',))
+        type_check.expect(in_types[0].dtype.kind == 'f',
+                          in_types[0].ndim <= self.max_ndim)
+
+    def forward(self, inputs):
+        return inputs[0] * self.factor,
+
+
+def checks_run(node_class, calls):
+    """How many type checks ``calls`` (node instance, input array) run."""
+    node_class.checks = 0
+    for node, x in calls:
+        node.apply((Variable(x),))
+    return node_class.checks
+
+
+def test_a_passing_type_check_is_remembered_per_shape_dtype_and_attributes():
+    Scale._passed_type_checks.clear()
+    assert checks_run(Scale, [(Scale(), uniform(2)), (Scale(3), uniform(2)),
+                              (Scale(), uniform(2))]) == 1
+    # Another shape, dtype or value of a declared attribute: checked.
+    assert checks_run(Scale, [
+        (Scale(), uniform(3)), (Scale(), uniform(2).astype(numpy.float64)),
+        (Scale(max_ndim=3), uniform(2)), (Scale(), uniform(3))]) == 3
+
+
+def test_a_remembered_type_check_still_refuses_bad_inputs():
+    Scale._passed_type_checks.clear()
+    Scale().apply((uniform(2, 2),))
+    with pytest.raises(type_check.InvalidType, match='ndim'):
+        Scale(max_ndim=1).apply((Variable(uniform(2, 2)),))
+    with pytest.raises(type_check.InvalidType, match='kind'):
+        Scale().apply((Variable(numpy.ones((2, 2), numpy.int32)),))
+    with pytest.raises(type_check.InvalidType, match=r'_ \* _'):
+        F.math.basic_math.Mul().apply(
+            (Variable(uniform(2)), uniform(2).astype(numpy.float64)))
+    for _ in range(2):  # (the second time with a remembered pass of x * x)
+        x = Variable(uniform(2))
+        with pytest.raises(type_check.InvalidType, match='broadcast'):
+            x * x * Variable(uniform(3))
+
+
+def test_only_declared_checks_are_remembered():
+    class Rescale(Scale):  # its own check, not declared
+        def check_type_forward(self, in_types):
+            super().check_type_forward(in_types)
+
+    class Again(Scale):  # Scale's check and declaration
+        pass
+
+    assert Rescale._passed_type_checks is None
+    assert Again._passed_type_checks is not None
+    assert checks_run(Rescale, [(Rescale(), uniform(2))] * 2) == 2
+    assert checks_run(Again, [(Again(), uniform(2))] * 2) == 1
+    # A check set on the instance, an absent optional input, an attribute
+    # value that is no key: checked every time.
+    calls = []
+    node = Scale()
+    node.check_type_forward = calls.append
+    node.apply((uniform(2),))
+    node = Scale()
+    node.check_type_forward = calls.append
+    node.apply((uniform(2),))
+    assert len(calls) == 2
+    assert checks_run(Scale, [(Scale(max_ndim=numpy.array(2)), uniform(2))]
+                      * 2) == 2
+    calls.clear()
+
+    class Optional(FunctionNode):
+        type_check_attributes = ()
+
+        def check_type_forward(self, in_types):
+            calls.append(len(in_types))
+
+        def forward(self, inputs):
+            return inputs[0] * 2,
+
+    for _ in range(2):
+        Optional().apply((Variable(uniform(2)), None))
+    assert calls == [2, 2]
+
+
+def test_remembered_type_checks_are_bounded(monkeypatch):
+    from kusari.autograd import function_node
+    monkeypatch.setattr(function_node, '_PASSED_TYPE_CHECKS_KEPT', 3)
+    Scale._passed_type_checks.clear()
+    checks_run(Scale, [(Scale(), uniform(n)) for n in range(1, 8)])
+    assert 1 <= len(Scale._passed_type_checks) <= 3
+
+
+def test_a_check_patched_onto_the_class_later_runs_every_time(monkeypatch):
+    # (As mock.patch.object(SomeNode, 'check_type_forward') does.)
+    Scale._passed_type_checks.clear()
+    calls = []
+    monkeypatch.setattr(Scale, 'check_type_forward',
+                        lambda self, in_types: calls.append(len(in_types)))
+    for _ in range(2):
+        Scale().apply((Variable(uniform(2)),))
+    assert calls == [1, 1]

@@ -7,11 +7,14 @@ NumPy lives on the one :class:`CpuDevice`; a CuPy array lives on the
 device is asked for.
 """
 import contextlib
+import sys
 import threading
 
 import numpy
 
 from kusari.array import lazy_cupy
+
+_modules = sys.modules
 
 
 class Device:
@@ -290,7 +293,9 @@ def get_device_from_array(*arrays):
 def get_array_module(*args):
     """Return ``cupy`` if any argument is a CuPy array (or a Variable of
     one), else ``numpy``."""
-    cupy = lazy_cupy.imported_cupy()
+    # (lazy_cupy.imported_cupy, without the call: this runs for nearly
+    # every function applied.)
+    cupy = _modules.get('cupy')
     if cupy is None:
         return numpy
     for x in args:

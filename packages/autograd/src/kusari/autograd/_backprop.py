@@ -275,14 +275,16 @@ def _walk(outputs, grad_outputs, retain_grad, enable_double_backprop,
                     if var is not None and gy is not None:
                         var._grad_var = gy
             in_nodes = func.inputs
-            targets = tuple([i for i, n in enumerate(in_nodes)
-                             if n._requires_grad])
+            targets = _target_indexes(in_nodes)
             if not targets:
                 continue
+            # (array_level: gxs are arrays, wrapped below once checked.)
+            array_level = False
             if general or func._accumulates or func._local_function_hooks:
                 gxs = _call_backward(func, targets, gys, grads, owned)
             elif owned is not None and func._has_array_backward:
                 gxs = _array_backward(func, targets, gys)
+                array_level = True
             else:
                 gxs = func.backward(targets, gys)
                 if len(gxs) != len(targets):
@@ -291,12 +293,16 @@ def _walk(outputs, grad_outputs, retain_grad, enable_double_backprop,
                 if gx is None:
                     continue
                 node = in_nodes[i]
-                array = gx._array if isinstance(gx, Variable) else None
+                if array_level:
+                    array = gx
+                    gx = _bare(gx, False)
+                else:
+                    array = gx._array if isinstance(gx, Variable) else None
                 if array is None or array.shape != node.shape or \
                         array.dtype != node.dtype:
                     _raise_grad_mismatch(func, i, node, gx)
-                grads[node] = add(grads[node], gx, node) if node in grads \
-                    else gx
+                g = grads.get(node)
+                grads[node] = gx if g is None else add(g, gx, node)
                 creator = node.creator_node
                 if creator is not None and creator not in pushed and \
                         creator.rank >= min_rank:
@@ -313,10 +319,22 @@ def _walk(outputs, grad_outputs, retain_grad, enable_double_backprop,
     return grads
 
 
+def _target_indexes(in_nodes):
+    """The indexes of the input nodes that need a gradient."""
+    if len(in_nodes) == 1:
+        return (0,) if in_nodes[0]._requires_grad else ()
+    if len(in_nodes) == 2:
+        first, second = in_nodes
+        if first._requires_grad:
+            return (0, 1) if second._requires_grad else (0,)
+        return (1,) if second._requires_grad else ()
+    return tuple([i for i, n in enumerate(in_nodes) if n._requires_grad])
+
+
 def _array_backward(func, targets, gys):
     """The gradients ``func.backward`` would give (a pass that records no
-    graph), from its array-level backward: no Variable in, no node
-    applied."""
+    graph), as arrays, from its array-level backward: no Variable in, no
+    node applied."""
     in_nodes = func.inputs
     indexes = func._input_indexes_to_retain
     if indexes is None:
@@ -346,7 +364,7 @@ def _array_backward(func, targets, gys):
     gxs = func.array_backward(targets, gy_arrays, inputs, outputs)
     if len(gxs) != len(targets):
         gxs = _targets_only(func, gxs, targets)
-    return [None if gx is None else _bare(gx, False) for gx in gxs]
+    return gxs
 
 
 def _call_backward(func, targets, gys, grads, owned):

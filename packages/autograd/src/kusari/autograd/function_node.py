@@ -8,8 +8,10 @@ recorded, link the nodes.
 :class:`GradientSum` is the one node the engine applies itself: where
 gradients meet, it adds them (the library's ``+`` is not the engine's).
 """
+import operator
 import sys
 import traceback
+import types
 import weakref
 
 import numpy
@@ -23,9 +25,11 @@ from kusari.autograd.variable import Variable
 from kusari.autograd.variable import VariableNode
 
 _bare = Variable._bare
+_output = Variable._output
 _ndarray = numpy.ndarray
 _modules = sys.modules
 _weakref = weakref.ref
+_MethodType = types.MethodType
 _check_types = type_check.check_types
 _config_local = _state.config_local
 _global_config = _state.global_config
@@ -77,8 +81,22 @@ class FunctionNode(ForwardByDevice):
     _retained_output_data = None
     _local_function_hooks = None
     _type_checked = False
+    _passed_type_checks = None
+    _remembered_check = None
+    _read_type_check_attributes = None
     _accumulates = False
     _has_array_backward = False
+
+    #: The attributes of the node that :meth:`check_type_forward` reads,
+    #: as a tuple of names, or None (the default) where that is not
+    #: declared. A class names them where its check reads nothing else of
+    #: the node but class attributes, depends on its inputs' shapes and
+    #: dtypes only and changes nothing, and where their values are
+    #: hashable. Its passing checks are then remembered: a call on inputs
+    #: of the same shapes and dtypes, with equal values of these
+    #: attributes, skips the check, which would pass again. A subclass
+    #: that overrides ``check_type_forward`` declares again (or not).
+    type_check_attributes = None
 
     @property
     def label(self):
@@ -143,9 +161,9 @@ class FunctionNode(ForwardByDevice):
             _check_same_device(self, in_data)
         # (A check_type_forward set on the instance counts too.)
         if recording and (self._type_checked or
-                          'check_type_forward' in self.__dict__) and \
+                          _check_on_instance(self)) and \
                 local_config.get('type_check', _global_config['type_check']):
-            _check_types(self.check_type_forward, in_data, self)
+            _check_types_remembered(self, in_data)
 
         hooks = _hook_state.__dict__.get('hooks')
         try:
@@ -163,7 +181,7 @@ class FunctionNode(ForwardByDevice):
             # the array library's own error. Checking now, on the failing
             # path only, gives the function's clear one instead, if any.
             if not recording and (self._type_checked or
-                                  'check_type_forward' in self.__dict__) \
+                                  _check_on_instance(self)) \
                     and local_config.get('type_check',
                                          _global_config['type_check']):
                 _check_types(self.check_type_forward, in_data, self)
@@ -181,6 +199,8 @@ class FunctionNode(ForwardByDevice):
             _check_finite(self, outputs, 'forward')
 
         if not (requires_grad and recording):
+            if len(outputs) == 1:
+                return _bare(outputs[0], False),
             return tuple([_bare(y, False) for y in outputs])
 
         in_nodes = []
@@ -197,14 +217,13 @@ class FunctionNode(ForwardByDevice):
                 rank = node._rank
         self.rank = rank
         self.inputs = in_nodes = tuple(in_nodes)
-        ret = []
-        out_nodes = []
-        for y in outputs:
-            var = _bare(y, True)
-            node = var._node = _output_node(var, y, self, rank + 1)
-            ret.append(var)
-            out_nodes.append(_weakref(node))
-        self.outputs = tuple(out_nodes)
+        rank += 1
+        if len(outputs) == 1:
+            ret = _output(outputs[0], self, rank),
+            self.outputs = _weakref(ret[0]._node),
+        else:
+            ret = tuple([_output(y, self, rank) for y in outputs])
+            self.outputs = tuple([_weakref(var._node) for var in ret])
 
         indexes = self._input_indexes_to_retain
         if indexes is not None:
@@ -212,16 +231,34 @@ class FunctionNode(ForwardByDevice):
                 in_nodes[i].data = in_data[i]
         indexes = self._output_indexes_to_retain
         if indexes is not None:
-            self._retained_output_data = tuple([outputs[i] for i in indexes])
+            if len(indexes) == 1:
+                i, = indexes
+                self._retained_output_data = outputs[i],
+            else:
+                self._retained_output_data = tuple([outputs[i]
+                                                    for i in indexes])
             for i in indexes:
                 ret[i]._node.data = outputs[i]
-        return tuple(ret)
+        return ret
 
     def __init_subclass__(cls, **kwargs):
         super().__init_subclass__(**kwargs)
         if '_type_checked' not in cls.__dict__:  # (a class may decide)
             cls._type_checked = cls.check_type_forward is not \
                 FunctionNode.check_type_forward
+        # A declaration holds for the check of the class making it and for
+        # those it inherits, not for one a subclass writes.
+        attributes = cls.type_check_attributes
+        if attributes is not None and issubclass(
+                _defining(cls, 'type_check_attributes'),
+                _defining(cls, 'check_type_forward')):
+            cls._passed_type_checks = set()
+            # (A staticmethod: read from a node, the function itself.)
+            cls._remembered_check = staticmethod(cls.check_type_forward)
+            cls._read_type_check_attributes = \
+                operator.attrgetter(*attributes) if attributes else None
+        else:
+            cls._passed_type_checks = None
         cls._accumulates = cls.backward_accumulate is not \
             FunctionNode.backward_accumulate
         # An array-level backward counts where no class below the one
@@ -377,6 +414,60 @@ def _defining(cls, name):
     return next(klass for klass in cls.__mro__ if name in klass.__dict__)
 
 
+def _check_on_instance(func):
+    """Whether a ``check_type_forward`` of its own was set on the node.
+
+    Told by the attribute read (a method of the class is bound to the
+    node): reading the node's ``__dict__`` would make CPython build one
+    for every node applied.
+    """
+    check = func.check_type_forward
+    of_class = type(func).check_type_forward
+    if type(check) is _MethodType:
+        return check.__func__ is not of_class
+    return check is not of_class  # (the class's may be no function)
+
+
+# How many passing type checks a class remembers at most (shapes that vary
+# from call to call, as sequence lengths do, must not fill the memory).
+_PASSED_TYPE_CHECKS_KEPT = 1024
+
+
+def _check_types_remembered(func, in_data):
+    """``func``'s type check on ``in_data``, skipped where its class
+    declares what the check reads (``type_check_attributes``) and one with
+    the same input shapes and dtypes and attribute values passed before."""
+    check = func.check_type_forward
+    passed = func._passed_type_checks
+    # Only the class's own check is remembered: not one set on the
+    # instance, nor one patched onto the class later (see
+    # _check_on_instance for why the bound method is asked).
+    if passed is None or type(check) is not _MethodType or \
+            check.__func__ is not func._remembered_check:
+        _check_types(check, in_data, func)
+        return
+    read = func._read_type_check_attributes
+    try:
+        if len(in_data) == 1 and read is None:
+            x, = in_data
+            key = x.shape, x.dtype
+        else:
+            key = () if read is None else (read(func),)
+            for x in in_data:
+                key += (x.shape, x.dtype)
+        if key in passed:
+            return
+    except (AttributeError, TypeError):
+        # An absent optional input (None), or an attribute value that is
+        # no key: checked every time.
+        _check_types(check, in_data, func)
+        return
+    _check_types(check, in_data, func)
+    if len(passed) >= _PASSED_TYPE_CHECKS_KEPT:
+        passed.clear()
+    passed.add(key)
+
+
 def _as_arrays(func, outputs):
     """NumPy gives scalars for 0-d results; make them 0-d arrays again."""
     ret = []
@@ -390,26 +481,6 @@ def _as_arrays(func, outputs):
                             f'{type(y).__name__}')
         ret.append(y)
     return tuple(ret)
-
-
-def _output_node(var, array, creator, rank):
-    """The node of a new output Variable: its fields set in one go."""
-    node = _new_node(VariableNode)
-    node._variable = _weakref(var)
-    node.creator_node = creator
-    node._rank = rank
-    node.data = None
-    node.name = None
-    node._requires_grad = True
-    if array is None:  # an output the function does not compute
-        node.shape = node.dtype = None
-    else:
-        node.shape = array.shape
-        node.dtype = array.dtype
-    return node
-
-
-_new_node = object.__new__
 
 
 def _input_node(array):

@@ -24,6 +24,7 @@ from kusari.autograd.utils.array import force_array
 
 
 _new_object = object.__new__
+_weakref = weakref.ref
 
 
 def _is_array(x):
@@ -218,6 +219,30 @@ class Variable:
         var._node = None
         var._name = None
         var._grad_var = None
+        return var
+
+    @staticmethod
+    def _output(array, creator, rank):
+        """The Variable of an output ``array`` (None: not computed) of the
+        FunctionNode ``creator`` recording a graph, with its node of
+        ``rank``: the fields of both set in one go."""
+        var = _new_object(Variable)
+        var._array = array
+        var._requires_grad = True
+        var._name = None
+        var._grad_var = None
+        node = var._node = _new_object(VariableNode)
+        node._variable = _weakref(var)
+        node.creator_node = creator
+        node._rank = rank
+        node.data = None
+        node.name = None
+        node._requires_grad = True
+        if array is None:
+            node.shape = node.dtype = None
+        else:
+            node.shape = array.shape
+            node.dtype = array.dtype
         return var
 
     # -- the array -----------------------------------------------------

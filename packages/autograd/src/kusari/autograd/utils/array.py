@@ -5,13 +5,16 @@ import numpy
 
 
 _SCALARS = (numpy.generic, int, float, complex)
+_ndarray = numpy.ndarray
 
 
 def force_array(x, dtype=None):
     """Return ``x`` as an array: NumPy reductions and scalar indexing give
     NumPy scalars, which FunctionNode outputs must not be; Python numbers
     become 0-d arrays too (of ``dtype`` if given)."""
-    if isinstance(x, _SCALARS):
+    # (The type test first: most calls get a NumPy array, and it is the
+    # cheaper one.)
+    if type(x) is not _ndarray and isinstance(x, _SCALARS):
         x = numpy.asarray(x)
     if dtype is not None and x.dtype != dtype:
         x = x.astype(dtype, copy=False)

@@ -18,6 +18,8 @@ class OutputRetaining(function_node.FunctionNode):
     """An activation of one float ``x`` whose gradient needs only its
     output: ``y = self.compute(xp, x)``, retained for backward."""
 
+    type_check_attributes = ()
+
     def check_type_forward(self, in_types):
         check_float_input(in_types)
 

@@ -1,12 +1,13 @@
 """Hyperbolic tangent."""
 from kusari.autograd.functions.activation import _grad_nodes
+from kusari.autograd.utils.array import force_array
 
 
 class Tanh(_grad_nodes.OutputRetaining):
     """y = tanh(x); dy/dx = 1 - y^2, computed from the retained output."""
 
     def compute(self, xp, x):
-        return xp.tanh(x, out=xp.empty_like(x))
+        return force_array(xp.tanh(x))
 
     def backward(self, indexes, grad_outputs):
         y, = self.get_retained_outputs()
@@ -20,8 +21,10 @@ class TanhGrad(_grad_nodes.DerivativeGrad):
     """gx = gy * (1 - y^2), from the output y of tanh."""
 
     def derivative(self, xp, y):
-        d = xp.multiply(y, y, out=xp.empty_like(y))
-        xp.subtract(y.dtype.type(1), d, out=d)
+        d = force_array(y * y)
+        # (A Python 1.0 is taken in y's dtype, and costs less than a
+        # scalar of it.)
+        xp.subtract(1.0, d, out=d)
         return d
 
     def second_derivative(self, y):

@@ -12,6 +12,8 @@ def _count_unknown(shape):
 class Reshape(function_node.FunctionNode):
     """Give the array a new shape of the same size; one -1 is inferred."""
 
+    type_check_attributes = ('shape',)
+
     def __init__(self, shape):
         self.shape = shape
 

@@ -54,6 +54,9 @@ class SoftmaxCrossEntropy(function_node.FunctionNode):
     """l = -w[t] log softmax(x)[t] at each position of ``t`` (0 where t is
     ``ignore_label``), summed and scaled, or kept per position."""
 
+    # (class_weight: None, or an array, which makes every call checked.)
+    type_check_attributes = ('class_weight',)
+
     def __init__(self, normalize, cache_score, class_weight, ignore_label,
                  reduce):
         self.normalize = normalize

@@ -74,6 +74,7 @@ class UnaryElementwise(function_node.FunctionNode):
     arguments = ('x',)
     parameters = ()
     _input_shape = None
+    type_check_attributes = ()
 
     def __init_subclass__(cls, **kwargs):
         super().__init_subclass__(**kwargs)
@@ -161,6 +162,7 @@ class BinaryElementwise(function_node.FunctionNode):
     function = None
     arguments = ('x1', 'x2')
     broadcast = True
+    type_check_attributes = ()
 
     @property
     def label(self):

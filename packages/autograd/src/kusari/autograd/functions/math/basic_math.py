@@ -22,6 +22,8 @@ from kusari.autograd.variable import as_variable
 class _Binary(function_node.FunctionNode):
     """Shared checks and gradient reduction of broadcasting binary ops."""
 
+    type_check_attributes = ()
+
     _shapes = None
 
     def check_type_forward(self, in_types):
@@ -48,6 +50,8 @@ class _Binary(function_node.FunctionNode):
 class _FloatBinary(_Binary):
     """A broadcasting binary op defined for floats only."""
 
+    type_check_attributes = ()
+
     def check_type_forward(self, in_types):
         super().check_type_forward(in_types)
         type_check.expect(in_types[0].dtype.kind == 'f')
@@ -55,6 +59,8 @@ class _FloatBinary(_Binary):
 
 class _Unary(function_node.FunctionNode):
     """Shared check of one-operand arithmetic: numeric input."""
+
+    type_check_attributes = ()
 
     def check_type_forward(self, in_types):
         type_check.argname(in_types, ('x',))
@@ -85,6 +91,8 @@ class _WithConstant(_Unary):
 class _FloatWithConstant(_WithConstant):
     """An operation with a constant defined for floats only."""
 
+    type_check_attributes = ()
+
     def check_type_forward(self, in_types):
         type_check.argname(in_types, ('x',))
         type_check.expect(in_types[0].dtype.kind == 'f')
@@ -106,6 +114,8 @@ class Neg(_Unary):
 
 
 class Absolute(_Unary):
+    type_check_attributes = ()
+
     @property
     def label(self):
         return '|_|'
@@ -142,6 +152,8 @@ class Add(_Binary):
 
     def array_backward(self, indexes, grad_outputs, inputs, outputs):
         gy, = grad_outputs
+        if self._shapes is None:
+            return (gy,) * len(indexes)
         return tuple([self._reduce_array(i, gy) for i in indexes])
 
 
@@ -211,6 +223,9 @@ class Mul(_Binary):
 
     def array_backward(self, indexes, grad_outputs, inputs, outputs):
         gy, = grad_outputs
+        lhs, rhs = inputs
+        if self._shapes is None and len(indexes) == 2:  # (the usual case)
+            return force_array(gy * rhs), force_array(gy * lhs)
         return tuple([self._reduce_array(i, force_array(gy * inputs[1 - i]))
                       for i in indexes])
 

@@ -49,6 +49,7 @@ class Sum(function_node.FunctionNode):
     """Sum over axes; the gradient broadcasts back."""
 
     keepdims = False
+    type_check_attributes = ('axis',)
 
     def __init__(self, axis=None, keepdims=False):
         self.axis = normalize_axis('sum', axis)
