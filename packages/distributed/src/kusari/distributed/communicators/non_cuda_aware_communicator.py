@@ -4,6 +4,7 @@ import numpy
 
 from kusari.array import backend
 from kusari.array import lazy_cupy
+from kusari.distributed.communicators import _deadline
 from kusari.distributed.communicators import mpi_communicator_base
 
 
@@ -38,12 +39,12 @@ class NonCudaAwareCommunicator(mpi_communicator_base.MpiCommunicatorBase):
             return super()._start_sum(target, call)
         host = _pinned_like(target)
         target.get(out=host)
-        wait = super()._start_sum(host, call)
+        summing = super()._start_sum(host, call)
 
         def finish():
-            wait()
+            summing()
             target.set(host)
-        return finish
+        return _deadline.Pending(finish, summing.test)
 
     def _complete_broadcast(self, buffer, call):
         if isinstance(buffer, numpy.ndarray):
