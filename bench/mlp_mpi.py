@@ -4,22 +4,19 @@ and the share of the step spent waiting for the averaged gradients.
 mlp.py's model, loss and Adam; each process trains on its own batch of
 ``MLP_BATCH`` (so two processes do twice the samples per step), its
 optimizer wrapped by ``chainermn.create_multi_node_optimizer`` (the naive
-communicator), averaging during backward (the default: each bucket of
-layers starts its reduction as soon as its gradients are final, and the
-update updates each parameter as soon as its mean is in), the same with
-the update waiting for every mean first (``overlap_wait_all``: what a
-'pre' optimizer hook makes it do), and after backward (``overlap=False``:
-one allreduce of all 1.8 M gradients packed into one buffer). Every
-process, and the single one, runs one BLAS thread. Rounds alternate the
-single process and the two-process jobs, so load on the machine touches
-all alike::
+communicator), once averaging during backward (the default: each
+parameter's reduction starts as soon as its gradient is final) and once
+after it (``overlap=False``: one allreduce of all 1.8 M gradients packed
+into one buffer). Every process, and the single one, runs one BLAS
+thread. Rounds alternate the single process and the two two-process
+jobs, so load on the machine touches all alike::
 
     python bench/mlp_mpi.py [--quick] [--rounds N]
 
 prints one JSON line: the medians of samples/s of each, their ratios to
 the single process, the share of the two-process step spent in the
-multi-node optimizer's update beyond the parameters' own updates (waiting
-for the averaging), and the 1-minute load average before each round.
+multi-node optimizer's update beyond the wrapped optimizer's (waiting for
+the averaging), and the 1-minute load average before each round.
 """
 import argparse
 import json
@@ -41,8 +38,7 @@ ONE_THREAD = dict.fromkeys(
 
 def worker(quick, mode):
     """Time training steps; print samples/s (and the averaging share).
-    ``mode``: ``'single'``, ``'overlap'``, ``'overlap_wait_all'`` or
-    ``'blocking'``."""
+    ``mode``: ``'single'``, ``'overlap'`` or ``'blocking'``."""
     import chainer
     import mlp
 
@@ -56,22 +52,17 @@ def worker(quick, mode):
         comm = chainermn.create_communicator('naive')
         size, rank = comm.size, comm.rank
         optimizer = chainermn.create_multi_node_optimizer(
-            chainer.optimizers.Adam(), comm, overlap=mode != 'blocking')
+            chainer.optimizers.Adam(), comm, overlap=mode == 'overlap')
         optimizer.setup(model)
-        if mode == 'overlap_wait_all':
-            # A 'pre' hook needs every gradient first: the update waits
-            # for all the means.
-            optimizer.add_hook(lambda _: None, name='wait_all')
-        rule_update = chainer.optimizer.UpdateRule.update
+        actual_update = optimizer.actual_optimizer.update
 
-        def timed_rule_update(rule, param):
+        def timed_actual_update(*args, **kwargs):
             start = time.perf_counter()
-            rule_update(rule, param)
+            actual_update(*args, **kwargs)
             in_averaging[0] -= time.perf_counter() - start
 
-        # What the update does beyond the parameters' updates is the
-        # averaging (and the waits for it).
-        chainer.optimizer.UpdateRule.update = timed_rule_update
+        # (Set on the wrapped optimizer: the multi-node one calls it.)
+        optimizer.actual_optimizer.update = timed_actual_update
     x, t = classification_batch(MLP_BATCH, MLP_UNITS[:1])
 
     def steps(count):
@@ -121,7 +112,7 @@ def main():
     parser.add_argument('--rounds', type=int, default=3,
                         help='alternations of the three runs')
     parser.add_argument('--worker', choices=('single', 'overlap',
-                                             'overlap_wait_all', 'blocking'),
+                                             'blocking'),
                         help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.worker:
@@ -130,8 +121,7 @@ def main():
     script = [str(Path(__file__).resolve())] + (
         ['--quick'] if args.quick else [])
     mpiexec = Path(sys.executable).parent / 'mpiexec'
-    runs = {'single': [], 'overlap': [], 'overlap_wait_all': [],
-            'blocking': []}
+    runs = {'single': [], 'overlap': [], 'blocking': []}
     for _ in range(1 if args.quick else args.rounds):
         for mode, results in runs.items():
             launcher = [] if mode == 'single' else [str(mpiexec), '-n', '2']
@@ -148,10 +138,6 @@ def main():
            two_processes_samples_per_s=median('overlap'),
            speedup=median('overlap') / one,
            allreduce_share=median('overlap', 'allreduce_share'),
-           two_processes_wait_all_samples_per_s=median('overlap_wait_all'),
-           speedup_wait_all=median('overlap_wait_all') / one,
-           allreduce_share_wait_all=median('overlap_wait_all',
-                                           'allreduce_share'),
            two_processes_blocking_samples_per_s=median('blocking'),
            speedup_blocking=median('blocking') / one,
            allreduce_share_blocking=median('blocking', 'allreduce_share'),

@@ -29,7 +29,6 @@ from kusari.training import StandardUpdater
 from kusari.training import Trainer
 from kusari.training import extension
 from kusari.training import extensions
-from kusari.training import optimizer_hooks
 from kusari.training import optimizers
 
 CHECKS = {}
@@ -439,93 +438,6 @@ def check_backward_overlap(comm):
         'zero_fill=False')
     assert kd.create_multi_node_optimizer(
         optimizers.SGD(), comm, double_buffering=True).overlap is False
-
-
-def _logged_training(comm, configure, overlap):
-    """Three steps of Adam as in _train_both_ways, on two buckets, after
-    ``configure(optimizer)``; with the overlap, ``events`` logs each
-    wait for a bucket's mean, ``('wait', bucket)``, and each parameter's
-    update, ``('update', path)``. The parameters, events and counters."""
-    from kusari.distributed.communicators import _deadline
-    from kusari.distributed.communicators import _overlap
-    elements, _overlap.BUCKET_ELEMENTS = _overlap.BUCKET_ELEMENTS, 15
-    try:
-        model, optimizer, _, batches = _scattered_training(
-            comm, optimizers.Adam(), overlap=overlap)
-    finally:
-        _overlap.BUCKET_ELEMENTS = elements
-    configure(optimizer)
-    events = []
-    start = comm._start_grad_mean
-
-    def logged_start(target, call, sources=None):
-        pending, bucket = start(target, call, sources), len(
-            [e for e in events if e[0] == 'start'])
-        events.append(('start', bucket))
-        return _deadline.Pending(
-            lambda: events.append(('wait', bucket)) or pending(),
-            pending.test)
-
-    for path, param in model.namedparams():
-        rule_update = param.update_rule.update
-        param.update_rule.update = (
-            lambda param, path=path, rule_update=rule_update:
-            events.append(('update', path)) or rule_update(param))
-    comm._start_grad_mean = logged_start
-    try:
-        for i in range(3):
-            del events[:]
-            optimizer.update(loss_of(model), *batches(i)[0])
-    finally:
-        del comm._start_grad_mean
-    counters = [optimizer.t] + [param.update_rule.t
-                                for param in model.params()]
-    return params_of(model), events, counters
-
-
-@check()
-def check_update_as_averaged(comm):
-    # With the overlap and no hook, each bucket's parameters are updated
-    # as soon as its mean is in, before the other bucket's wait ...
-    params, events, _ = _logged_training(comm, lambda _: None, True)
-    waits = [i for i, event in enumerate(events) if event[0] == 'wait']
-    updates = [i for i, event in enumerate(events) if event[0] == 'update']
-    assert len(waits) == 2 and len(updates) == 4, events
-    first = events[waits[0]][1]
-    assert [events[i][1] for i in updates[:2]] == [
-        ['/l2/b', '/l2/W'], ['/l1/b', '/l1/W']][first], events
-    assert waits[0] < updates[0] < updates[1] < waits[1] < updates[2], \
-        events
-    # ... with the results of averaging after backward, as are the
-    # counters, a disabled rule, a 'post' hook and a static loss scale;
-    # a 'pre' hook (which may need every gradient) makes the update wait
-    # for them all first.
-    calls = []
-
-    def post_and_more(optimizer):
-        optimizer.target.l1.b.update_rule.enabled = False
-        optimizer.set_loss_scale(8.0)
-        optimizer.add_hook(calls.append, name='count', timing='post')
-
-    def clipping(optimizer):
-        optimizer.add_hook(optimizer_hooks.GradientClipping(0.1))
-
-    for configure in (post_and_more, clipping):
-        outcomes = [_logged_training(comm, configure, overlap)
-                    for overlap in (True, False)]
-        (overlapped, events, counters), (expected, _, reference) = outcomes
-        for path, value in overlapped.items():
-            assert_allclose(value, expected[path], rtol=0, atol=0,
-                            err_msg=f'{configure.__name__}: {path}')
-        assert counters == reference == (
-            [3, 3, 0, 3, 3] if configure is post_and_more else [3] * 5), (
-            counters, reference)
-        kinds = [event[0] for event in events if event[0] != 'start']
-        if configure is clipping:
-            assert kinds == ['wait'] * 2 + ['update'] * 4, events
-        else:
-            assert kinds != ['wait'] * 2 + ['update'] * 4, events
-    assert len(calls) == 6
 
 
 @check()

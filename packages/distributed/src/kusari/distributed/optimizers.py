@@ -1,7 +1,6 @@
 """Multi-node optimizers: an optimizer whose update first averages the
 gradients over all processes."""
 from kusari.distributed.communicators import _overlap
-from kusari.training.optimizer import GradientMethod
 
 
 def _layout(link):
@@ -78,11 +77,8 @@ class _MultiNodeOptimizer:
             self._synchronize(target)
             return
         if self._overlap is not None:
-            if _updates_each_parameter_alone(self.actual_optimizer):
-                self._update_as_averaged()
-            else:
-                self._overlap.finish()
-                self.actual_optimizer.update()
+            self._overlap.finish()
+            self.actual_optimizer.update()
             return
         if not self.double_buffering:
             self.communicator.multi_node_mean_grad(target, self.zero_fill)
@@ -94,45 +90,6 @@ class _MultiNodeOptimizer:
         if previous is not None:
             previous()
             self.actual_optimizer.update()
-
-    def _update_as_averaged(self):
-        """The wrapped optimizer's update (that of
-        :class:`~kusari.training.optimizer.GradientMethod`), each
-        parameter updated as soon as its mean gradient is in, while the
-        averaging of the others goes on."""
-        actual = self.actual_optimizer
-        actual.check_nan_in_grads()
-        actual.t += 1
-        updated = set()
-
-        def update(param):
-            updated.add(id(param))
-            if param.update_rule is not None:
-                param.update()
-
-        self._overlap.finish(update)
-        for param in actual.target.params():
-            if id(param) not in updated and param.update_rule is not None:
-                param.update()
-        actual.reallocate_cleared_grads()
-        actual.call_hooks('post')
-        actual.update_loss_scale()
-
-
-def _updates_each_parameter_alone(optimizer):
-    """Whether ``optimizer``'s update may update each parameter as soon as
-    its gradient is averaged: it is :class:`GradientMethod`'s, and nothing
-    needs every gradient first or in the usual order (no ``'pre'`` hook,
-    no dynamic loss scaling, no update rule with a hook of its own)."""
-    if type(optimizer).update is not GradientMethod.update or \
-            'update' in vars(optimizer) or optimizer._hooks.pre or \
-            optimizer._loss_scaling_is_dynamic:
-        return False
-    for param in optimizer.target.params():
-        rule = param.update_rule
-        if rule is not None and (rule._hooks.pre or rule._hooks.post):
-            return False
-    return True
 
 
 def create_multi_node_optimizer(actual_optimizer, communicator,
@@ -156,12 +113,8 @@ def create_multi_node_optimizer(actual_optimizer, communicator,
         overlap (bool): Overlap the averaging with backward, as PyTorch's
             DistributedDataParallel does: each bucket of layers starts
             its (nonblocking) reduction as soon as backward has made its
-            gradients final, and the update updates each parameter as
-            soon as its mean is in (or, where a ``'pre'`` hook, a hook of
-            an update rule, dynamic loss scaling or an update other than
-            :class:`~kusari.training.optimizer.GradientMethod`'s may need
-            every gradient first, waits for them all); the results are
-            those of averaging after backward. Default: on
+            gradients final, and the update waits for them all; the
+            results are those of averaging after backward. Default: on
             where the communicator can (those of
             :func:`create_communicator`), unless ``double_buffering`` or
             not ``zero_fill``, with which it cannot be used. Gradients

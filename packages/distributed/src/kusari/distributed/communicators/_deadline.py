@@ -96,33 +96,6 @@ def poll(test, communicator, call):
         pause = min(pause * 2, _LONGEST_PAUSE)
 
 
-class Pending:
-    """An operation started without blocking: calling it waits for it
-    (and does what must follow it); :meth:`test` says, without waiting,
-    whether it is done.
-
-    Args:
-        wait: The function that waits for it.
-        test: The function that says whether it is done, moving MPI on
-            (which it does only inside such calls); None for an operation
-            whose wait does not block the host (queued on a GPU stream, or
-            nothing to wait for).
-    """
-
-    __slots__ = ('_wait', '_test')
-
-    def __init__(self, wait, test=None):
-        self._wait = wait
-        self._test = test
-
-    def __call__(self):
-        return self._wait()
-
-    def test(self):
-        """Whether calling it would return at once."""
-        return self._test is None or self._test()
-
-
 def wait(requests, communicator, call):
     """Complete the MPI ``requests`` (one or a list) within the timeout."""
     if not isinstance(requests, list):

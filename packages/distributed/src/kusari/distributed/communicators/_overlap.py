@@ -4,16 +4,12 @@ PyTorch's DistributedDataParallel does.
 The parameters are grouped into buckets of whole layers; a bucket's
 averaging starts (nonblocking) from the hook the backward pass calls as
 soon as the last of its gradients is final, so that the gradients of the
-last layers travel while the first layers' backward still computes. The
-update then updates each parameter as soon as its bucket's mean is in,
-moving the others on between two parameters (MPI progresses only inside
-its calls), where the optimizer allows (see ``optimizers``); else it waits
-for them all first.
+last layers travel while the first layers' backward still computes; the
+optimizer waits for them all before its update.
 """
 import weakref
 
 from kusari.array import backend
-from kusari.distributed.communicators import _deadline
 
 CALL = 'multi_node_mean_grad'
 # Elements a bucket holds at least (but its last layer's): enough that a
@@ -147,69 +143,27 @@ class BackwardOverlap:
             wait()
         self._reset()
 
-    def finish(self, update=None):
-        """Wait for every parameter's mean and make it its gradient.
-
-        With ``update``, ``update(param)`` is called for each parameter as
-        soon as the mean of its bucket is in, the buckets in the order
-        they complete; those still in flight are tested between two calls,
-        since MPI moves them on only inside its calls. Returns whether
-        ``update`` was called: not where gradients were accumulated over
-        several backward passes (they are then averaged at once).
-        """
+    def finish(self):
+        """Wait for every parameter's mean and make it its gradient."""
         if self._accumulated:
             self._drop()
             self._communicator.multi_node_mean_grad(self._link,
                                                     zero_fill=True)
-            return False
+            return
         self._start_rest()
-        pending = list(self._started)
         try:
-            while pending:
-                if update is None:
-                    done = pending[:1]
-                else:
-                    done = _deadline.poll(
-                        lambda: [bucket for bucket in pending
-                                 if bucket[2].test()],
-                        self._communicator, CALL)
-                for bucket in done:
-                    pending.remove(bucket)
-                    params, buffer, mean = bucket
-                    mean()
-                    _use_means(params, buffer)
-                    if update is not None:
-                        _update_testing(params, update, pending)
+            for params, buffer, wait in self._started:
+                wait()
+                offset = 0
+                for param in params:
+                    array = param.array
+                    mean = buffer[offset:offset + array.size].reshape(
+                        array.shape)
+                    offset += array.size
+                    if mean.dtype != array.dtype or \
+                            type(mean) is not type(array):
+                        mean = backend.get_device_from_array(array).send(
+                            mean).astype(array.dtype, copy=False)
+                    param.grad = mean
         finally:
             self._reset()
-        return update is not None
-
-
-def _update_testing(params, update, pending):
-    """``update(param)`` for each of ``params``, testing the ``pending``
-    buckets after each; where one raises, the pending buckets are
-    completed first (every rank reduces them, and MPI writes into their
-    buffers until then)."""
-    for param in params:
-        try:
-            update(param)
-        except BaseException:
-            for _, _, mean in pending:
-                mean()
-            raise
-        for _, _, mean in pending:
-            mean.test()
-
-
-def _use_means(params, buffer):
-    """Make the consecutive segments of ``buffer`` the gradients of
-    ``params`` (views, where dtype and device agree)."""
-    offset = 0
-    for param in params:
-        array = param.array
-        mean = buffer[offset:offset + array.size].reshape(array.shape)
-        offset += array.size
-        if mean.dtype != array.dtype or type(mean) is not type(array):
-            mean = backend.get_device_from_array(array).send(
-                mean).astype(array.dtype, copy=False)
-        param.grad = mean

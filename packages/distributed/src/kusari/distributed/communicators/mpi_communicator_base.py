@@ -207,15 +207,9 @@ class MpiCommunicatorBase(_base.CommunicatorBase):
     def _complete(self, call, start):
         """Start requests with ``start()`` and wait for them; MPI errors
         are raised naming ``call`` and the rank."""
-        return self._named_errors(
-            call, lambda: _deadline.wait(start(), self, call))
-
-    def _named_errors(self, call, function):
-        """``function()``, its MPI errors raised naming ``call`` and the
-        rank."""
         MPI = _mpi()
         try:
-            return function()
+            return _deadline.wait(start(), self, call)
         except MPI.Exception as error:
             raise RuntimeError(f'{call} on rank {self._rank}: MPI failed: '
                                f'{error}') from error
@@ -480,18 +474,15 @@ class MpiCommunicatorBase(_base.CommunicatorBase):
 
     def _start_sum(self, target, call):
         """Start summing the flat buffer ``target`` over the ranks in
-        place; return its :class:`~_deadline.Pending`."""
+        place; return the function that waits for it."""
         MPI = _mpi()
         request = self.mpi_comm.Iallreduce(MPI.IN_PLACE, target, MPI.SUM)
-        return _deadline.Pending(
-            lambda: self._complete(call, lambda: request),
-            lambda: self._named_errors(call, request.Test))
+        return lambda: self._complete(call, lambda: request)
 
     def _start_grad_mean(self, target, call, sources=None):
         """Start averaging gradients over the ranks in the flat buffer
         ``target``: ``sources`` packed into it one after another, or (None)
-        what it holds; return the :class:`~_deadline.Pending` of the
-        mean.
+        what it holds; return the function that waits for the mean.
 
         Each rank's share is divided by the number of ranks before the
         sum, in the pass that packs it.

@@ -3,7 +3,6 @@ import numpy
 
 from kusari.array import lazy_cupy
 from kusari.array import configuration
-from kusari.distributed.communicators import _deadline
 from kusari.distributed.communicators import mpi_communicator_base
 
 
@@ -86,16 +85,14 @@ class PureNcclCommunicator(mpi_communicator_base.MpiCommunicatorBase):
 
     def _on_stream(self, buffer, operation):
         """Run ``operation(comm, stream)`` on the communication stream once
-        what the current stream does to ``buffer`` is done; return its
-        :class:`~_deadline.Pending`, whose wait makes the current stream
-        wait for it (so it never blocks the host)."""
+        what the current stream does to ``buffer`` is done; return the
+        function that waits for it."""
         cupy = lazy_cupy.require_cupy()
         comm, stream = self._communicator()
         stream.wait_event(cupy.cuda.get_current_stream().record())
         operation(comm, stream)
         done = stream.record()
-        return _deadline.Pending(
-            lambda: cupy.cuda.get_current_stream().wait_event(done))
+        return lambda: cupy.cuda.get_current_stream().wait_event(done)
 
     def _start_sum(self, target, call):
         return self._on_stream(target, lambda comm, stream: comm.allReduce(
