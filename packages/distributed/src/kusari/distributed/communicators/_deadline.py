@@ -2,10 +2,12 @@
 mismatched call ends in an error naming it instead of a hang.
 
 Every communication of the communicators is started nonblocking and
-completed here by polling: first by spinning for up to 50 ms (MPI moves a
-collective on only while it is tested, as a blocking call would spin),
-then by sleeping with a growing pause (a rank waiting long for a slower
-one leaves the core to it). The limit is the
+completed here by polling (MPI moves a collective on only while it is
+tested, as a blocking call would spin): first by spinning for 0.2 ms,
+then until 50 ms by spinning that yields the core between tests to any
+process waiting for it (on a loaded machine, most often the other rank
+this one waits for), then by sleeping with a growing pause (a rank
+waiting long for a slower one leaves the core to it). The limit is the
 communicator's ``'timeout'`` configuration, by default the environment
 variable ``KUSARI_DISTRIBUTED_TIMEOUT`` in seconds, else 600.
 """
@@ -17,8 +19,10 @@ from kusari.distributed import global_except_hook
 
 ENVIRONMENT_VARIABLE = 'KUSARI_DISTRIBUTED_TIMEOUT'
 DEFAULT_TIMEOUT = 600.0
-_SPIN_SECONDS = 0.05
-_TESTS_PER_CLOCK_READ = 50
+_SPIN_SECONDS = 2e-4
+_YIELD_SECONDS = 0.05
+_TESTS_PER_CLOCK_READ = 20
+_yield = getattr(os, 'sched_yield', lambda: time.sleep(0))
 _LONGEST_PAUSE = 1e-3
 
 
@@ -61,12 +65,18 @@ def poll(test, communicator, call):
         return result
     start = time.monotonic()
     # MPI progresses a nonblocking collective only inside the calls that
-    # test it: spin first, as a blocking call would.
-    while time.monotonic() - start < _SPIN_SECONDS:
+    # test it: spin first, as a blocking call would, then yield the core
+    # between tests (another process then runs where one waits for it).
+    while True:
         for _ in range(_TESTS_PER_CLOCK_READ):
             result = test()
             if result:
                 return result
+        waited = time.monotonic() - start
+        if waited >= _YIELD_SECONDS:
+            break
+        if waited >= _SPIN_SECONDS:
+            _yield()
     timeout = communicator.get_config('timeout')
     pause = 1e-5
     while True:
