@@ -11,7 +11,10 @@ function records) or else under ``packages/links/src/kusari/links/`` (the
 links, checked by the link records). Each file of a target gets its
 own cosmic-ray session (in ``.mutation/``), whose test command runs only
 the conformance records that reach that file (see :func:`covering`), with
-the fast CI Hypothesis profile, stopping at the first failure. Only
+the fast CI Hypothesis profile, stopping at the first failure; for a
+function file, also the package's own tests of those functions and their
+kink conventions (see :func:`calling_tests`), which check what the records
+cannot: argument checks, their errors, the gradient exactly at a kink. Only
 the realistic operators of :data:`KEPT_OPERATORS` are applied. The score is
 killed / (killed + survived); every survivor is printed with its file,
 line and change.
@@ -22,6 +25,7 @@ this tree (``nox -s mutation`` does that); do not edit the files while it
 runs.
 """
 import argparse
+import ast
 import json
 import re
 import shlex
@@ -38,6 +42,10 @@ LINKS_SOURCE = ROOT / 'packages' / 'links' / 'src'
 LINKS = LINKS_SOURCE / 'kusari' / 'links'
 FUNCTIONS_PACKAGE = 'kusari.autograd.functions'
 WORK = ROOT / '.mutation'
+# Beside the records: the package's tests of its functions, and the
+# gradients at kinks (ids test_gradient_at_kink[name-path-dtype]).
+PACKAGE_TESTS = ROOT / 'packages' / 'autograd' / 'tests' / 'functions'
+KINKS = ROOT / 'conformance' / 'test_kinks.py'
 BIN = Path(sys.executable).parent
 
 # The mutants a slip of the pen makes: arithmetic swapped within + - * /
@@ -125,6 +133,38 @@ def importers(module, sources):
         found |= frontier
         frontier = {name for name in frontier
                     if name.rsplit('.', 1)[-1].startswith('_')}
+    return found
+
+
+def _named_in(node):
+    """Every attribute and name in the code of the test ``node``, and the
+    strings of its decorators (``parametrize('module', ['lstm'])``)."""
+    named = set()
+    for sub in ast.walk(node):
+        if isinstance(sub, ast.Attribute):
+            named.add(sub.attr)
+        elif isinstance(sub, ast.Name):
+            named.add(sub.id)
+    for decorator in node.decorator_list:
+        named |= {sub.value for sub in ast.walk(decorator)
+                  if isinstance(sub, ast.Constant)
+                  and isinstance(sub.value, str)}
+    return named
+
+
+def calling_tests(functions, sources):
+    """The tests of ``sources`` (test file path: source text) that use one
+    of the public ``functions`` (``F.relu``, ``relu``, or ``'relu'`` in a
+    decorator): ``{path: [name of a top-level test function or class]}``."""
+    functions = set(functions)
+    found = {}
+    for path, text in sources.items():
+        names = [node.name for node in ast.parse(text).body
+                 if isinstance(node, (ast.FunctionDef, ast.ClassDef))
+                 and node.name.lower().startswith('test')
+                 and functions & _named_in(node)]
+        if names:
+            found[path] = names
     return found
 
 
@@ -247,11 +287,25 @@ def target_files(target):
 
 
 def _test_command(names, links=False):
+    """The pytest command running the records ``names``; for function
+    records, also the kink checks of their functions (whose ids the
+    records' expression matches) and the package tests calling them."""
     test = 'links/test_links.py' if links else 'test_functions.py'
-    return ' '.join(shlex.quote(part) for part in (
-        sys.executable, '-m', 'pytest', str(ROOT / 'conformance' / test),
+    paths = [ROOT / 'conformance' / test]
+    expression = selection(names, links)
+    if not links:
+        functions = {name.partition(':')[0] for name in names}
+        beside = calling_tests(functions, {
+            path: path.read_text()
+            for path in sorted(PACKAGE_TESTS.glob('test_*.py'))})
+        paths += [KINKS, *beside]
+        expression = ' or '.join(
+            [expression, *(f'[{function}:' for function in sorted(functions)),
+             *sorted({name for found in beside.values() for name in found})])
+    return ' '.join(shlex.quote(str(part)) for part in (
+        sys.executable, '-m', 'pytest', *paths,
         # One argument: an expression starting with '-' is no option.
-        '-q', '-x', '-p', 'no:cacheprovider', '-k' + selection(names, links)))
+        '-q', '-x', '-p', 'no:cacheprovider', '-k' + expression))
 
 
 def _cosmic_ray(*arguments, capture=False):

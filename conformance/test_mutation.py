@@ -174,3 +174,35 @@ def test_test_command_passes_the_selection_as_one_argument():
     command = mutation._test_command(['PReLU'], links=True)
     assert command.endswith(' -k-PReLU-')
     assert 'links/test_links.py' in command
+
+
+def test_calling_tests_take_the_tests_that_use_a_function():
+    sources = {'test_a.py': (
+        "import pytest\n"
+        "def test_uses_it():\n"
+        "    F.relu(x)\n"
+        "def test_other():\n"
+        "    F.tanh(x)\n"
+        "@pytest.mark.parametrize('name', ['relu'])\n"
+        "def test_by_name(name):\n"
+        "    getattr(F, name)(x)\n"
+        "def test_string_in_body():\n"
+        "    assert kind == 'relu'\n"
+        "class TestReLU:\n"
+        "    def test_method(self):\n"
+        "        relu(x)\n"
+        "def helper():\n"
+        "    F.relu(x)\n"),
+        'test_b.py': "def test_none():\n    F.tanh(x)\n"}
+    assert mutation.calling_tests({'relu'}, sources) == {
+        'test_a.py': ['test_uses_it', 'test_by_name', 'TestReLU']}
+
+
+def test_function_files_also_run_their_package_tests_and_kinks():
+    command = mutation._test_command(['clipped_relu', 'relu6'])
+    assert str(mutation.KINKS) in command
+    assert 'test_activation_options.py' in command
+    assert 'test_clipped_relu_bound_and_relu6' in command
+    assert '[relu6: or' in command
+    links = mutation._test_command(['Linear'], links=True)
+    assert str(mutation.KINKS) not in links
