@@ -17,7 +17,8 @@ kink conventions (see :func:`calling_tests`), which check what the records
 cannot: argument checks, their errors, the gradient exactly at a kink. Only
 the realistic operators of :data:`KEPT_OPERATORS` are applied. The score is
 killed / (killed + survived); every survivor is printed with its file,
-line and change.
+line and change. ``--survivors`` runs again only the survivors of each
+file's last session, after the records were widened for them.
 
 Cosmic-ray mutates the source files in place and restores them after each
 mutant, so the autograd and links packages must be installed editable from
@@ -26,10 +27,13 @@ runs.
 """
 import argparse
 import ast
+import contextlib
+import hashlib
 import json
 import re
 import shlex
 import signal
+import sqlite3
 import subprocess
 import sys
 import time
@@ -348,16 +352,39 @@ def _session(config, session, path, command, timeout, excluded):
                        capture=True).splitlines()
 
 
-def mutate_file(path, names, excluded, links=False):
-    """Run every kept mutant of one file; return the dump's lines."""
+def _reopen_survivors(session):
+    """Forget the results of the mutants that survived in ``session``, so
+    that ``cosmic-ray exec`` runs them again; the killed keep theirs."""
+    with contextlib.closing(sqlite3.connect(session)) as db, db:
+        db.execute("DELETE FROM work_results WHERE test_outcome = "
+                   "'SURVIVED'")
+
+
+def mutate_file(path, names, excluded, links=False, survivors=False):
+    """Run every kept mutant of one file (with ``survivors``, only those
+    that survived its last session, against the records as they are now:
+    they have only grown since); return the dump's lines."""
     root = LINKS if links else AUTOGRAD
     work = WORK / root.name / path.relative_to(root).with_suffix('')
     work.mkdir(parents=True, exist_ok=True)
     config = work / 'cosmic-ray.toml'
     session = work / 'session.sqlite'
+    # The source a session's mutants were made from.
+    source = work / 'source.sha256'
+    digest = hashlib.sha256(path.read_bytes()).hexdigest()
     command = _test_command(names, links)
-    if not _pending(_session(config, session, path, command, 0, excluded)):
-        return []
+    if survivors:
+        if not session.exists() or source.read_text() != digest:
+            raise SystemExit(f'mutation: --survivors needs the last session '
+                             f'of {path}, made from its present source')
+        _reopen_survivors(session)
+        dump = _cosmic_ray('cosmic-ray', 'dump', str(session),
+                           capture=True).splitlines()
+    else:
+        dump = _session(config, session, path, command, 0, excluded)
+        source.write_text(digest)
+    if not _pending(dump):
+        return dump
     start = time.monotonic()
     run = subprocess.run(shlex.split(command), cwd=ROOT, text=True,
                          capture_output=True)
@@ -366,7 +393,11 @@ def mutate_file(path, names, excluded, links=False):
                          f'unmutated:\n{run.stdout[-2000:]}')
     # A mutant slower than this loops: it counts as killed.
     timeout = 3 * (time.monotonic() - start) + 10
-    _session(config, session, path, command, timeout, excluded)
+    if survivors:
+        config.write_text(_config(path.relative_to(ROOT), command, timeout,
+                                  excluded))
+    else:
+        _session(config, session, path, command, timeout, excluded)
     original = path.read_bytes()
     try:
         _cosmic_ray('cosmic-ray', 'exec', str(config), str(session))
@@ -388,6 +419,9 @@ def main(argv=None):
                         help='a family directory or a file under '
                              'kusari/autograd (functions/activation) or '
                              'kusari/links (layers/connection/linear.py)')
+    parser.add_argument('--survivors', action='store_true',
+                        help="run again only the mutants that survived each "
+                             "file's last session (after the records grew)")
     arguments = parser.parse_args(argv)
     # Terminated, restore the file being mutated (see mutate_file).
     signal.signal(signal.SIGTERM, lambda *_: sys.exit(1))
@@ -414,7 +448,8 @@ def main(argv=None):
                 continue
             file_start = time.monotonic()
             killed, survived, survivors = outcomes(
-                mutate_file(path, names, excluded, links))
+                mutate_file(path, names, excluded, links,
+                            arguments.survivors))
             total_killed += killed
             total_survived += survived
             all_survivors += survivors

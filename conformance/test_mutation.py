@@ -206,3 +206,25 @@ def test_function_files_also_run_their_package_tests_and_kinks():
     assert '[relu6: or' in command
     links = mutation._test_command(['Linear'], links=True)
     assert str(mutation.KINKS) not in links
+
+
+def test_reopen_survivors_forgets_only_the_survivors(tmp_path):
+    import sqlite3
+    session = tmp_path / 'session.sqlite'
+    with sqlite3.connect(session) as db:
+        db.execute('CREATE TABLE work_results (job_id, test_outcome)')
+        db.executemany('INSERT INTO work_results VALUES (?, ?)', [
+            ('a', 'KILLED'), ('b', 'SURVIVED'), ('c', None),
+            ('d', 'SURVIVED')])
+    mutation._reopen_survivors(session)
+    with sqlite3.connect(session) as db:
+        left = db.execute('SELECT job_id FROM work_results ORDER BY job_id')
+        assert [row[0] for row in left] == ['a', 'c']
+
+
+def test_survivors_need_the_session_of_the_present_source(tmp_path,
+                                                          monkeypatch):
+    monkeypatch.setattr(mutation, 'WORK', tmp_path)
+    relu = mutation.AUTOGRAD / 'functions' / 'activation' / 'relu.py'
+    with pytest.raises(SystemExit, match='--survivors needs'):
+        mutation.mutate_file(relu, ['relu'], [], survivors=True)
