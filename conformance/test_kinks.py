@@ -29,6 +29,8 @@ def _in_test_mode(func):
 CONVENTIONS = {
     # "The gradient at 0 is 0."
     'relu': (F.relu, [-1.0, 0.0, 1.0], [0.0, 0.0, 1.0]),
+    # And where x is NaN (so is y): none.
+    'relu:nan': (F.relu, [numpy.nan, 1.0], [0.0, 1.0]),
     'relu6': (F.relu6, [0.0, 3.0, 6.0], [0.0, 1.0, 0.0]),
     'clipped_relu': (lambda x: F.clipped_relu(x, 1.0), [0.0, 0.5, 1.0],
                      [0.0, 1.0, 0.0]),
