@@ -80,8 +80,11 @@ def test_clipped_relu_bound_and_relu6():
     numpy.testing.assert_array_equal(F.relu6(x).array, [0, 0.5, 3, 6])
     with pytest.raises(TypeError, match='clipped_relu: z'):
         F.clipped_relu(x, '1')
-    with pytest.raises(ValueError, match='clipped_relu: z'):
-        F.clipped_relu(x, 0.0)
+    with pytest.raises(TypeError, match='clipped_relu: z'):
+        F.clipped_relu(x, True)
+    for z in (0.0, -1.0):
+        with pytest.raises(ValueError, match='clipped_relu: z'):
+            F.clipped_relu(x, z)
 
 
 def test_leaky_relu_default_slope_and_gradient_at_zero():

@@ -30,7 +30,7 @@ class ELU(function_node.FunctionNode):
     def forward_gpu(self, inputs):
         x, = inputs
         self.retain_inputs((0,))
-        self.retain_outputs(( 1,))
+        self.retain_outputs((0,))
         return cuda.elementwise(
             'T x, T alpha', 'T y',
             'y = x > 0 ? x : (T)(alpha * expm1(x))',
