@@ -13,6 +13,7 @@ import pytest
 from harness.strategies import FLOAT_DTYPES
 from kusari.array import configuration
 from kusari.autograd import backward
+from kusari.autograd import grad
 from kusari.autograd import functions as F
 from kusari.autograd.variable import Variable
 
@@ -81,3 +82,32 @@ def test_gradient_at_kink(name, double_backprop, dtype):
     numpy.testing.assert_array_equal(
         x.grad, numpy.array(expected, dtype=dtype),
         err_msg=f'{name}: the gradient at its kinks is not the convention')
+
+
+# name: (function of (x, W), x on the kinks, W, the gradients of x, W and
+# gy of sum(gx) + sum(gW), where gx, gW are the gradients of f(x, W)
+# for gy = 1).
+SECOND_ORDER = {
+    # The second-order terms, like the first, take x < 0 as the slope
+    # side: none at x = 0.
+    'prelu': (F.prelu, [[-1.0, 0.0, 1.0]], [0.25, 0.25, 0.25],
+              ([[1.0, 0.0, 0.0]], [1.0, 0.0, 0.0], [[-0.75, 1.0, 1.0]])),
+}
+
+
+@pytest.mark.parametrize('dtype', FLOAT_DTYPES, ids=str)
+@pytest.mark.parametrize('name', sorted(SECOND_ORDER))
+def test_second_order_gradient_at_kink(name, dtype):
+    func, x, W, expected = SECOND_ORDER[name]
+    x, W = (Variable(numpy.array(a, dtype=dtype), requires_grad=True)
+            for a in (x, W))
+    y = func(x, W)
+    gy = Variable(numpy.ones_like(y.array), requires_grad=True)
+    gx, gW = grad([y], [x, W], grad_outputs=[gy],
+                  enable_double_backprop=True)
+    backward([F.sum(gx) + F.sum(gW)])
+    for variable, value in zip((x, W, gy), expected):
+        numpy.testing.assert_array_equal(
+            variable.grad, numpy.array(value, dtype=dtype),
+            err_msg=f'{name}: the second-order gradient at its kinks is '
+                    f'not the convention')
