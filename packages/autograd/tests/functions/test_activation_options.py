@@ -144,14 +144,28 @@ class TestRReLU:
         y.backward()
         numpy.testing.assert_allclose(x.grad, [r[0], 1])
 
-    @pytest.mark.parametrize('l, u', [(-0.1, 0.3), (0.1, 1.0), (0.3, 0.1)])
-    def test_bounds_validated(self, l, u):  # NOQA: E741
-        with pytest.raises(ValueError, match='rrelu'):
+    @pytest.mark.parametrize('l, u, message', [
+        (-0.1, 0.3, 'l must be in'), (1.0, 0.5, 'l must be in'),
+        (1.5, 0.5, 'l must be in'), (0.0, -0.1, 'u must be in'),
+        (0.1, 1.0, 'u must be in'), (0.1, 1.5, 'u must be in'),
+        (0.3, 0.1, 'l must be less than u'),
+        (0.3, 0.3, 'l must be less than u'),
+        (0.0, 0.0, 'l must be less than u')])
+    def test_bounds_validated(self, l, u, message):  # NOQA: E741
+        with pytest.raises(ValueError, match=f'rrelu: {message}'):
             F.rrelu(_x(2), l=l, u=u)
 
-    def test_slopes_shape_checked(self):
+    @pytest.mark.parametrize('shape, dtype', [
+        ((3,), numpy.float32), ((1, 3), numpy.float32),
+        ((2, 3), numpy.float64), ((2, 3), numpy.float16)])
+    def test_slopes_shape_and_dtype_checked(self, shape, dtype):
         with pytest.raises(type_check.InvalidType):
-            F.rrelu(Variable(_x(2, 3)), r=numpy.ones((3,), numpy.float32))
+            F.rrelu(Variable(_x(2, 3)), r=numpy.full(shape, 0.2, dtype))
+
+    def test_slopes_are_keyword_only(self):
+        # As in Chainer, where r and return_r come in **kwargs.
+        with pytest.raises(TypeError):
+            F.rrelu(_x(2), 0.1, 0.3, numpy.full(2, 0.2, numpy.float32))
 
 
 def test_maxout_groups_and_errors():
