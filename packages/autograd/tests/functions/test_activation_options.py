@@ -264,6 +264,17 @@ def test_lstm_errors_name_the_arguments():
         F.slstm(_x(2, 2), _x(2, 3), _x(2, 8), _x(2, 8))
 
 
+@pytest.mark.parametrize('shapes', [
+    # c_prev2 of another shape than c_prev1, either way.
+    ((2, 3), (2, 2), (2, 12), (2, 8)), ((2, 2), (2, 3), (2, 8), (2, 12)),
+    # x1 or x2 with fewer or more rows than the cells.
+    ((2, 3), (2, 3), (1, 12), (2, 12)), ((2, 3), (2, 3), (3, 12), (2, 12)),
+    ((2, 3), (2, 3), (2, 12), (1, 12)), ((2, 3), (2, 3), (2, 12), (3, 12))])
+def test_slstm_shapes_checked(shapes):
+    with pytest.raises(type_check.InvalidType):
+        F.slstm(*[_x(*shape) for shape in shapes])
+
+
 def test_tree_lstm_gate_blocks_and_arity():
     c1, c2 = _x(2, 3), _x(2, 3, seed=1)
     x = _x(2, 15, seed=2)
