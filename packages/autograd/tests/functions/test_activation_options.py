@@ -275,6 +275,17 @@ def test_slstm_shapes_checked(shapes):
         F.slstm(*[_x(*shape) for shape in shapes])
 
 
+@pytest.mark.parametrize('shapes, dtypes', [
+    # The second cell of other units or dtype than the first and x.
+    (((2, 3), (2, 2), (2, 15)), 'fff'), (((2, 3), (2, 3), (2, 15)), 'fdf'),
+    # x of fewer or more rows than the cells.
+    (((2, 3), (1, 12)), 'ff'), (((2, 3), (3, 12)), 'ff')])
+def test_tree_lstm_shapes_checked(shapes, dtypes):
+    with pytest.raises(type_check.InvalidType):
+        F.tree_lstm(*[_x(*shape, dtype=dtype)
+                      for shape, dtype in zip(shapes, dtypes)])
+
+
 def test_tree_lstm_gate_blocks_and_arity():
     c1, c2 = _x(2, 3), _x(2, 3, seed=1)
     x = _x(2, 15, seed=2)
