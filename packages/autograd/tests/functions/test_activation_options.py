@@ -264,6 +264,24 @@ def test_lstm_errors_name_the_arguments():
         F.slstm(_x(2, 2), _x(2, 3), _x(2, 8), _x(2, 8))
 
 
+F32, F64 = numpy.float32, numpy.float64
+
+
+@pytest.mark.parametrize('c_shape, x_shape, c_dtype, x_dtype', [
+    # Cells and gates not float, or of two dtypes either way.
+    ((2, 2), (2, 8), numpy.int32, numpy.int32),
+    ((2, 2), (2, 8), numpy.bool_, numpy.bool_),
+    ((2, 2), (2, 8), F64, F32), ((2, 2), (2, 8), F32, F64),
+    # Cells of one axis; x of more or fewer axes, more gate channels or
+    # other trailing sides than the cells.
+    ((2,), (8,), F32, F32), ((2, 2), (2, 8, 1), F32, F32),
+    ((2, 2, 1), (2, 8), F32, F32), ((2, 2), (2, 12), F32, F32),
+    ((2, 2, 3), (2, 8, 2), F32, F32), ((2, 2, 2), (2, 8, 3), F32, F32)])
+def test_lstm_shapes_and_dtypes_checked(c_shape, x_shape, c_dtype, x_dtype):
+    with pytest.raises(type_check.InvalidType):
+        F.lstm(_x(*c_shape, dtype=c_dtype), _x(*x_shape, dtype=x_dtype))
+
+
 @pytest.mark.parametrize('shapes', [
     # c_prev2 of another shape than c_prev1, either way.
     ((2, 3), (2, 2), (2, 12), (2, 8)), ((2, 2), (2, 3), (2, 8), (2, 12)),
