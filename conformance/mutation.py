@@ -374,7 +374,8 @@ def mutate_file(path, names, excluded, links=False, survivors=False):
     digest = hashlib.sha256(path.read_bytes()).hexdigest()
     command = _test_command(names, links)
     if survivors:
-        if not session.exists() or source.read_text() != digest:
+        if not (session.exists() and source.exists()
+                and source.read_text() == digest):
             raise SystemExit(f'mutation: --survivors needs the last session '
                              f'of {path}, made from its present source')
         _reopen_survivors(session)
