@@ -230,7 +230,7 @@ def test_survivors_need_the_session_of_the_present_source(tmp_path,
         mutation.mutate_file(relu, ['relu'], [], survivors=True)
     # A session without the digest of its source (made before it was kept).
     work = tmp_path / 'autograd' / 'functions' / 'activation' / 'relu'
-    work.mkdir(parents=True)
+    work.mkdir(parents=True, exist_ok=True)
     (work / 'session.sqlite').touch()
     with pytest.raises(SystemExit, match='--survivors needs'):
         mutation.mutate_file(relu, ['relu'], [], survivors=True)
