@@ -11,10 +11,14 @@ function records) or else under ``packages/links/src/kusari/links/`` (the
 links, checked by the link records). Each file of a target gets its
 own cosmic-ray session (in ``.mutation/``), whose test command runs only
 the conformance records that reach that file (see :func:`covering`), with
-the fast CI Hypothesis profile, stopping at the first failure. Only
+the fast CI Hypothesis profile, stopping at the first failure; for a
+function file, also the package's own tests of those functions and their
+kink conventions (see :func:`calling_tests`), which check what the records
+cannot: argument checks, their errors, the gradient exactly at a kink. Only
 the realistic operators of :data:`KEPT_OPERATORS` are applied. The score is
 killed / (killed + survived); every survivor is printed with its file,
-line and change.
+line and change. ``--survivors`` runs again only the survivors of each
+file's last session, after the records were widened for them.
 
 Cosmic-ray mutates the source files in place and restores them after each
 mutant, so the autograd and links packages must be installed editable from
@@ -22,10 +26,14 @@ this tree (``nox -s mutation`` does that); do not edit the files while it
 runs.
 """
 import argparse
+import ast
+import contextlib
+import hashlib
 import json
 import re
 import shlex
 import signal
+import sqlite3
 import subprocess
 import sys
 import time
@@ -38,6 +46,10 @@ LINKS_SOURCE = ROOT / 'packages' / 'links' / 'src'
 LINKS = LINKS_SOURCE / 'kusari' / 'links'
 FUNCTIONS_PACKAGE = 'kusari.autograd.functions'
 WORK = ROOT / '.mutation'
+# Beside the records: the package's tests of its functions, and the
+# gradients at kinks (ids test_gradient_at_kink[name-path-dtype]).
+PACKAGE_TESTS = ROOT / 'packages' / 'autograd' / 'tests' / 'functions'
+KINKS = ROOT / 'conformance' / 'test_kinks.py'
 BIN = Path(sys.executable).parent
 
 # The mutants a slip of the pen makes: arithmetic swapped within + - * /
@@ -125,6 +137,38 @@ def importers(module, sources):
         found |= frontier
         frontier = {name for name in frontier
                     if name.rsplit('.', 1)[-1].startswith('_')}
+    return found
+
+
+def _named_in(node):
+    """Every attribute and name in the code of the test ``node``, and the
+    strings of its decorators (``parametrize('module', ['lstm'])``)."""
+    named = set()
+    for sub in ast.walk(node):
+        if isinstance(sub, ast.Attribute):
+            named.add(sub.attr)
+        elif isinstance(sub, ast.Name):
+            named.add(sub.id)
+    for decorator in node.decorator_list:
+        named |= {sub.value for sub in ast.walk(decorator)
+                  if isinstance(sub, ast.Constant)
+                  and isinstance(sub.value, str)}
+    return named
+
+
+def calling_tests(functions, sources):
+    """The tests of ``sources`` (test file path: source text) that use one
+    of the public ``functions`` (``F.relu``, ``relu``, or ``'relu'`` in a
+    decorator): ``{path: [name of a top-level test function or class]}``."""
+    functions = set(functions)
+    found = {}
+    for path, text in sources.items():
+        names = [node.name for node in ast.parse(text).body
+                 if isinstance(node, (ast.FunctionDef, ast.ClassDef))
+                 and node.name.lower().startswith('test')
+                 and functions & _named_in(node)]
+        if names:
+            found[path] = names
     return found
 
 
@@ -247,11 +291,25 @@ def target_files(target):
 
 
 def _test_command(names, links=False):
+    """The pytest command running the records ``names``; for function
+    records, also the kink checks of their functions (whose ids the
+    records' expression matches) and the package tests calling them."""
     test = 'links/test_links.py' if links else 'test_functions.py'
-    return ' '.join(shlex.quote(part) for part in (
-        sys.executable, '-m', 'pytest', str(ROOT / 'conformance' / test),
+    paths = [ROOT / 'conformance' / test]
+    expression = selection(names, links)
+    if not links:
+        functions = {name.partition(':')[0] for name in names}
+        beside = calling_tests(functions, {
+            path: path.read_text()
+            for path in sorted(PACKAGE_TESTS.glob('test_*.py'))})
+        paths += [KINKS, *beside]
+        expression = ' or '.join(
+            [expression, *(f'[{function}:' for function in sorted(functions)),
+             *sorted({name for found in beside.values() for name in found})])
+    return ' '.join(shlex.quote(str(part)) for part in (
+        sys.executable, '-m', 'pytest', *paths,
         # One argument: an expression starting with '-' is no option.
-        '-q', '-x', '-p', 'no:cacheprovider', '-k' + selection(names, links)))
+        '-q', '-x', '-p', 'no:cacheprovider', '-k' + expression))
 
 
 def _cosmic_ray(*arguments, capture=False):
@@ -294,16 +352,40 @@ def _session(config, session, path, command, timeout, excluded):
                        capture=True).splitlines()
 
 
-def mutate_file(path, names, excluded, links=False):
-    """Run every kept mutant of one file; return the dump's lines."""
+def _reopen_survivors(session):
+    """Forget the results of the mutants that survived in ``session``, so
+    that ``cosmic-ray exec`` runs them again; the killed keep theirs."""
+    with contextlib.closing(sqlite3.connect(session)) as db, db:
+        db.execute("DELETE FROM work_results WHERE test_outcome = "
+                   "'SURVIVED'")
+
+
+def mutate_file(path, names, excluded, links=False, survivors=False):
+    """Run every kept mutant of one file (with ``survivors``, only those
+    that survived its last session, against the records as they are now:
+    they have only grown since); return the dump's lines."""
     root = LINKS if links else AUTOGRAD
     work = WORK / root.name / path.relative_to(root).with_suffix('')
     work.mkdir(parents=True, exist_ok=True)
     config = work / 'cosmic-ray.toml'
     session = work / 'session.sqlite'
+    # The source a session's mutants were made from.
+    source = work / 'source.sha256'
+    digest = hashlib.sha256(path.read_bytes()).hexdigest()
     command = _test_command(names, links)
-    if not _pending(_session(config, session, path, command, 0, excluded)):
-        return []
+    if survivors:
+        if not (session.exists() and source.exists()
+                and source.read_text() == digest):
+            raise SystemExit(f'mutation: --survivors needs the last session '
+                             f'of {path}, made from its present source')
+        _reopen_survivors(session)
+        dump = _cosmic_ray('cosmic-ray', 'dump', str(session),
+                           capture=True).splitlines()
+    else:
+        dump = _session(config, session, path, command, 0, excluded)
+        source.write_text(digest)
+    if not _pending(dump):
+        return dump
     start = time.monotonic()
     run = subprocess.run(shlex.split(command), cwd=ROOT, text=True,
                          capture_output=True)
@@ -312,7 +394,11 @@ def mutate_file(path, names, excluded, links=False):
                          f'unmutated:\n{run.stdout[-2000:]}')
     # A mutant slower than this loops: it counts as killed.
     timeout = 3 * (time.monotonic() - start) + 10
-    _session(config, session, path, command, timeout, excluded)
+    if survivors:
+        config.write_text(_config(path.relative_to(ROOT), command, timeout,
+                                  excluded))
+    else:
+        _session(config, session, path, command, timeout, excluded)
     original = path.read_bytes()
     try:
         _cosmic_ray('cosmic-ray', 'exec', str(config), str(session))
@@ -334,6 +420,9 @@ def main(argv=None):
                         help='a family directory or a file under '
                              'kusari/autograd (functions/activation) or '
                              'kusari/links (layers/connection/linear.py)')
+    parser.add_argument('--survivors', action='store_true',
+                        help="run again only the mutants that survived each "
+                             "file's last session (after the records grew)")
     arguments = parser.parse_args(argv)
     # Terminated, restore the file being mutated (see mutate_file).
     signal.signal(signal.SIGTERM, lambda *_: sys.exit(1))
@@ -360,7 +449,8 @@ def main(argv=None):
                 continue
             file_start = time.monotonic()
             killed, survived, survivors = outcomes(
-                mutate_file(path, names, excluded, links))
+                mutate_file(path, names, excluded, links,
+                            arguments.survivors))
             total_killed += killed
             total_survived += survived
             all_survivors += survivors

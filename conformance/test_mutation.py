@@ -174,3 +174,66 @@ def test_test_command_passes_the_selection_as_one_argument():
     command = mutation._test_command(['PReLU'], links=True)
     assert command.endswith(' -k-PReLU-')
     assert 'links/test_links.py' in command
+
+
+def test_calling_tests_take_the_tests_that_use_a_function():
+    sources = {'test_a.py': (
+        "import pytest\n"
+        "def test_uses_it():\n"
+        "    F.relu(x)\n"
+        "def test_other():\n"
+        "    F.tanh(x)\n"
+        "@pytest.mark.parametrize('name', ['relu'])\n"
+        "def test_by_name(name):\n"
+        "    getattr(F, name)(x)\n"
+        "def test_string_in_body():\n"
+        "    assert kind == 'relu'\n"
+        "class TestReLU:\n"
+        "    def test_method(self):\n"
+        "        relu(x)\n"
+        "def helper():\n"
+        "    F.relu(x)\n"),
+        'test_b.py': "def test_none():\n    F.tanh(x)\n"}
+    assert mutation.calling_tests({'relu'}, sources) == {
+        'test_a.py': ['test_uses_it', 'test_by_name', 'TestReLU']}
+
+
+def test_function_files_also_run_their_package_tests_and_kinks():
+    command = mutation._test_command(['clipped_relu', 'relu6'])
+    assert str(mutation.KINKS) in command
+    assert 'test_activation_options.py' in command
+    assert 'test_clipped_relu_bound_and_relu6' in command
+    assert '[relu6: or' in command
+    links = mutation._test_command(['Linear'], links=True)
+    assert str(mutation.KINKS) not in links
+
+
+def test_reopen_survivors_forgets_only_the_survivors(tmp_path):
+    import sqlite3
+    session = tmp_path / 'session.sqlite'
+    with sqlite3.connect(session) as db:
+        db.execute('CREATE TABLE work_results (job_id, test_outcome)')
+        db.executemany('INSERT INTO work_results VALUES (?, ?)', [
+            ('a', 'KILLED'), ('b', 'SURVIVED'), ('c', None),
+            ('d', 'SURVIVED')])
+    mutation._reopen_survivors(session)
+    with sqlite3.connect(session) as db:
+        left = db.execute('SELECT job_id FROM work_results ORDER BY job_id')
+        assert [row[0] for row in left] == ['a', 'c']
+
+
+def test_survivors_need_the_session_of_the_present_source(tmp_path,
+                                                          monkeypatch):
+    monkeypatch.setattr(mutation, 'WORK', tmp_path)
+    relu = mutation.AUTOGRAD / 'functions' / 'activation' / 'relu.py'
+    with pytest.raises(SystemExit, match='--survivors needs'):
+        mutation.mutate_file(relu, ['relu'], [], survivors=True)
+    # A session without the digest of its source (made before it was kept).
+    work = tmp_path / 'autograd' / 'functions' / 'activation' / 'relu'
+    work.mkdir(parents=True, exist_ok=True)
+    (work / 'session.sqlite').touch()
+    with pytest.raises(SystemExit, match='--survivors needs'):
+        mutation.mutate_file(relu, ['relu'], [], survivors=True)
+    (work / 'source.sha256').write_text('another source')
+    with pytest.raises(SystemExit, match='--survivors needs'):
+        mutation.mutate_file(relu, ['relu'], [], survivors=True)

@@ -54,10 +54,12 @@ def test_axis_argument(func):
                                   func(x, axis=2).array)
     with pytest.raises(TypeError, match=f'{func.__name__}: axis'):
         func(x, axis=1.0)
-    with pytest.raises(type_check.InvalidType):
-        func(x, axis=3)
-    with pytest.raises(type_check.InvalidType):
-        func(x, axis=-4)
+    for axis in (3, 4, -4):
+        with pytest.raises(type_check.InvalidType):
+            func(x, axis=axis)
+    for axis in (0, -1):  # a 0-d x has no axis
+        with pytest.raises(type_check.InvalidType):
+            func(numpy.array(1.0, numpy.float32), axis=axis)
 
 
 def test_softmax_sums_to_one_along_axis():
@@ -80,8 +82,11 @@ def test_clipped_relu_bound_and_relu6():
     numpy.testing.assert_array_equal(F.relu6(x).array, [0, 0.5, 3, 6])
     with pytest.raises(TypeError, match='clipped_relu: z'):
         F.clipped_relu(x, '1')
-    with pytest.raises(ValueError, match='clipped_relu: z'):
-        F.clipped_relu(x, 0.0)
+    with pytest.raises(TypeError, match='clipped_relu: z'):
+        F.clipped_relu(x, True)
+    for z in (0.0, -1.0):
+        with pytest.raises(ValueError, match='clipped_relu: z'):
+            F.clipped_relu(x, z)
 
 
 def test_leaky_relu_default_slope_and_gradient_at_zero():
@@ -141,14 +146,28 @@ class TestRReLU:
         y.backward()
         numpy.testing.assert_allclose(x.grad, [r[0], 1])
 
-    @pytest.mark.parametrize('l, u', [(-0.1, 0.3), (0.1, 1.0), (0.3, 0.1)])
-    def test_bounds_validated(self, l, u):  # NOQA: E741
-        with pytest.raises(ValueError, match='rrelu'):
+    @pytest.mark.parametrize('l, u, message', [
+        (-0.1, 0.3, 'l must be in'), (1.0, 0.5, 'l must be in'),
+        (1.5, 0.5, 'l must be in'), (0.0, -0.1, 'u must be in'),
+        (0.1, 1.0, 'u must be in'), (0.1, 1.5, 'u must be in'),
+        (0.3, 0.1, 'l must be less than u'),
+        (0.3, 0.3, 'l must be less than u'),
+        (0.0, 0.0, 'l must be less than u')])
+    def test_bounds_validated(self, l, u, message):  # NOQA: E741
+        with pytest.raises(ValueError, match=f'rrelu: {message}'):
             F.rrelu(_x(2), l=l, u=u)
 
-    def test_slopes_shape_checked(self):
+    @pytest.mark.parametrize('shape, dtype', [
+        ((3,), numpy.float32), ((1, 3), numpy.float32),
+        ((2, 3), numpy.float64), ((2, 3), numpy.float16)])
+    def test_slopes_shape_and_dtype_checked(self, shape, dtype):
         with pytest.raises(type_check.InvalidType):
-            F.rrelu(Variable(_x(2, 3)), r=numpy.ones((3,), numpy.float32))
+            F.rrelu(Variable(_x(2, 3)), r=numpy.full(shape, 0.2, dtype))
+
+    def test_slopes_are_keyword_only(self):
+        # As in Chainer, where r and return_r come in **kwargs.
+        with pytest.raises(TypeError):
+            F.rrelu(_x(2), 0.1, 0.3, numpy.full(2, 0.2, numpy.float32))
 
 
 def test_maxout_groups_and_errors():
@@ -245,6 +264,46 @@ def test_lstm_errors_name_the_arguments():
         F.lstm(_x(2, 2), _x(3, 8))
     with pytest.raises(type_check.InvalidType, match='c_prev2'):
         F.slstm(_x(2, 2), _x(2, 3), _x(2, 8), _x(2, 8))
+
+
+F32, F64 = numpy.float32, numpy.float64
+
+
+@pytest.mark.parametrize('c_shape, x_shape, c_dtype, x_dtype', [
+    # Cells and gates not float, or of two dtypes either way.
+    ((2, 2), (2, 8), numpy.int32, numpy.int32),
+    ((2, 2), (2, 8), numpy.bool_, numpy.bool_),
+    ((2, 2), (2, 8), F64, F32), ((2, 2), (2, 8), F32, F64),
+    # Cells of one axis; x of more or fewer axes, more gate channels or
+    # other trailing sides than the cells.
+    ((2,), (8,), F32, F32), ((2, 2), (2, 8, 1), F32, F32),
+    ((2, 2, 1), (2, 8), F32, F32), ((2, 2), (2, 12), F32, F32),
+    ((2, 2, 3), (2, 8, 2), F32, F32), ((2, 2, 2), (2, 8, 3), F32, F32)])
+def test_lstm_shapes_and_dtypes_checked(c_shape, x_shape, c_dtype, x_dtype):
+    with pytest.raises(type_check.InvalidType):
+        F.lstm(_x(*c_shape, dtype=c_dtype), _x(*x_shape, dtype=x_dtype))
+
+
+@pytest.mark.parametrize('shapes', [
+    # c_prev2 of another shape than c_prev1, either way.
+    ((2, 3), (2, 2), (2, 12), (2, 8)), ((2, 2), (2, 3), (2, 8), (2, 12)),
+    # x1 or x2 with fewer or more rows than the cells.
+    ((2, 3), (2, 3), (1, 12), (2, 12)), ((2, 3), (2, 3), (3, 12), (2, 12)),
+    ((2, 3), (2, 3), (2, 12), (1, 12)), ((2, 3), (2, 3), (2, 12), (3, 12))])
+def test_slstm_shapes_checked(shapes):
+    with pytest.raises(type_check.InvalidType):
+        F.slstm(*[_x(*shape) for shape in shapes])
+
+
+@pytest.mark.parametrize('shapes, dtypes', [
+    # The second cell of other units or dtype than the first and x.
+    (((2, 3), (2, 2), (2, 15)), 'fff'), (((2, 3), (2, 3), (2, 15)), 'fdf'),
+    # x of fewer or more rows than the cells.
+    (((2, 3), (1, 12)), 'ff'), (((2, 3), (3, 12)), 'ff')])
+def test_tree_lstm_shapes_checked(shapes, dtypes):
+    with pytest.raises(type_check.InvalidType):
+        F.tree_lstm(*[_x(*shape, dtype=dtype)
+                      for shape, dtype in zip(shapes, dtypes)])
 
 
 def test_tree_lstm_gate_blocks_and_arity():
