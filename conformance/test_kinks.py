@@ -54,6 +54,9 @@ CONVENTIONS = {
                    [0.25, 0.25, 1.0]),
     'leaky_relu:negative_slope': (lambda x: F.leaky_relu(x, -0.5),
                                   [-1.0, 0.0, 1.0], [-0.5, -0.5, 1.0]),
+    # Where x is NaN, the gradient passes (Chainer scales where x <= 0).
+    'leaky_relu:nan': (lambda x: F.leaky_relu(x, 0.25), [numpy.nan, 1.0],
+                       [1.0, 1.0]),
     # x >= 0 passes the gradient: the slope only below 0.
     'prelu': (lambda x: F.prelu(x, x.xp.full(x.shape[1:2], 0.25, x.dtype)),
               [[-1.0, 0.0, 1.0]], [[0.25, 1.0, 1.0]]),

@@ -33,7 +33,8 @@ class LeakyReLU(function_node.FunctionNode):
         z = retained[0].array
         xp = backend.get_array_module(z)
         one, slope = z.dtype.type(1), z.dtype.type(self.slope)
-        return ScaleGrad(xp.where(z > 0, one, slope)).apply(grad_outputs)
+        # The slope where z <= 0: a NaN passes the gradient, as in Chainer.
+        return ScaleGrad(xp.where(z <= 0, slope, one)).apply(grad_outputs)
 
 
 def leaky_relu(x, slope=0.2):
