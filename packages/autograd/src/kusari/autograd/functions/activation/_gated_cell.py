@@ -101,12 +101,10 @@ class CellSpec(abc.ABC):
 
     Attributes:
         n_cells (int): the number of cell-state inputs ``c_k``.
-        n_inputs (int): the number of ``x`` inputs, after the cells.
         layout (GateLayout): how the gates sit in each ``x``.
     """
 
     n_cells = 1
-    n_inputs = 1
     layout = None
 
     @abc.abstractmethod

@@ -9,7 +9,6 @@ class SLSTM(_gated_cell.CellSpec):
     gives its own a i and f c terms, their o add up."""
 
     n_cells = 2
-    n_inputs = 2
     layout = _gated_cell.GateLayout(4, interleaved=True)
 
     def check_types(self, in_types):

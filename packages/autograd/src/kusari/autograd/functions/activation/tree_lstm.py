@@ -8,8 +8,6 @@ class TreeLSTM(_gated_cell.CellSpec):
     """One input holding gates a, i, o, f_1, ..., f_n in consecutive
     blocks along axis 1."""
 
-    n_inputs = 1
-
     def __init__(self, n_cells):
         self.n_cells = n_cells
         self.layout = _gated_cell.GateLayout(3 + n_cells, interleaved=False)
