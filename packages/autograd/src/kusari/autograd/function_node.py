@@ -439,30 +439,30 @@ def _check_types_remembered(func, in_data):
     the same input shapes and dtypes and attribute values passed before."""
     check = func.check_type_forward
     passed = func._passed_type_checks
+    key = None
     # Only the class's own check is remembered: not one set on the
     # instance, nor one patched onto the class later (see
     # _check_on_instance for why the bound method is asked).
-    if passed is None or type(check) is not _MethodType or \
-            check.__func__ is not func._remembered_check:
-        _check_types(check, in_data, func)
-        return
-    read = func._read_type_check_attributes
-    try:
-        if len(in_data) == 1 and read is None:
-            x, = in_data
-            key = x.shape, x.dtype
-        else:
-            key = () if read is None else (read(func),)
-            for x in in_data:
-                key += (x.shape, x.dtype)
-        if key in passed:
-            return
-    except (AttributeError, TypeError):
-        # An absent optional input (None), or an attribute value that is
-        # no key: checked every time.
-        _check_types(check, in_data, func)
-        return
+    if passed is not None and type(check) is _MethodType and \
+            check.__func__ is func._remembered_check:
+        read = func._read_type_check_attributes
+        try:
+            if len(in_data) == 1 and read is None:
+                x, = in_data
+                key = x.shape, x.dtype
+            else:
+                key = () if read is None else (read(func),)
+                for x in in_data:
+                    key += (x.shape, x.dtype)
+            if key in passed:
+                return
+        except (AttributeError, TypeError):
+            # An absent optional input (None), or an attribute value that
+            # is no key: checked every time.
+            key = None
     _check_types(check, in_data, func)
+    if key is None:
+        return
     if len(passed) >= _PASSED_TYPE_CHECKS_KEPT:
         passed.clear()
     passed.add(key)
