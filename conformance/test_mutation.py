@@ -237,3 +237,75 @@ def test_survivors_need_the_session_of_the_present_source(tmp_path,
     (work / 'source.sha256').write_text('another source')
     with pytest.raises(SystemExit, match='--survivors needs'):
         mutation.mutate_file(relu, ['relu'], [], survivors=True)
+
+
+def _fake_session(path, jobs, done=()):
+    """A session database with the columns that _sample reads."""
+    import sqlite3
+    with sqlite3.connect(path) as db:
+        db.execute('CREATE TABLE mutation_specs (job_id, start_pos_row, '
+                   'start_pos_col, operator_name, occurrence)')
+        db.execute('CREATE TABLE work_results (worker_outcome, output, '
+                   'test_outcome, job_id)')
+        db.executemany('INSERT INTO mutation_specs VALUES (?, ?, 0, ?, 0)',
+                       [(job, row, 'core/AddNot') for job, row in jobs])
+        db.executemany("INSERT INTO work_results VALUES ('SKIPPED', "
+                       "'Filtered operator', NULL, ?)", [(j,) for j in done])
+
+
+def _pending_jobs(path):
+    import sqlite3
+    with sqlite3.connect(path) as db:
+        return sorted(row[0] for row in db.execute(
+            'SELECT s.job_id FROM mutation_specs AS s LEFT JOIN '
+            'work_results AS r ON r.job_id = s.job_id '
+            'WHERE r.job_id IS NULL'))
+
+
+def test_sample_keeps_a_fraction_of_the_pending_mutants(tmp_path):
+    jobs = [(f'job{row}', row) for row in range(40)]
+    session = tmp_path / 'session.sqlite'
+    _fake_session(session, jobs, done=['job0', 'job1'])
+    mutation._sample(session, 0.25, seed=3)
+    kept = _pending_jobs(session)
+    # A quarter of the 38 pending, rounded up; the filtered stay filtered.
+    assert len(kept) == 10
+    assert not {'job0', 'job1'} & set(kept)
+
+
+def test_sample_draws_by_position_not_by_job_id(tmp_path):
+    # cosmic-ray's job ids are new random ones at each init: the same seed
+    # must draw the same mutants of the same file.
+    first, second = tmp_path / 'a.sqlite', tmp_path / 'b.sqlite'
+    _fake_session(first, [(f'a{row}', row) for row in range(30)])
+    _fake_session(second, [(f'{99 - row:02}', row) for row in range(30)])
+    mutation._sample(first, 0.2, seed=7)
+    mutation._sample(second, 0.2, seed=7)
+    rows = sorted(int(job[1:]) for job in _pending_jobs(first))
+    assert rows == sorted(99 - int(job) for job in _pending_jobs(second))
+    other = tmp_path / 'c.sqlite'
+    _fake_session(other, [(f'a{row}', row) for row in range(30)])
+    mutation._sample(other, 0.2, seed=8)
+    assert _pending_jobs(other) != _pending_jobs(first)
+
+
+def test_sample_keeps_at_least_one(tmp_path):
+    session = tmp_path / 'session.sqlite'
+    _fake_session(session, [('only', 1), ('other', 2)])
+    mutation._sample(session, 0.01, seed=0)
+    assert len(_pending_jobs(session)) == 1
+
+
+def test_interval():
+    assert mutation.interval(0, 0) is None
+    low, high = mutation.interval(90, 10)
+    assert 0.82 < low < 0.83 and 0.94 < high < 0.95
+    low, high = mutation.interval(20, 0)
+    assert high == 1.0 and 0.83 < low < 0.84
+
+
+@pytest.mark.parametrize('text', ['0', '-0.1', '1.5', 'nan'])
+def test_sample_must_be_a_fraction(text, capsys):
+    with pytest.raises(SystemExit):
+        mutation.main(['functions/activation', '--sample', text])
+    assert 'a fraction in (0, 1]' in capsys.readouterr().err
