@@ -17,6 +17,22 @@ def test_broadcast_of_nothing_is_a_type_error():
         F.broadcast()
 
 
+def test_broadcast_of_one_gives_a_variable_of_many_a_tuple():
+    # As Chainer's: one argument gives the Variable itself, not a 1-tuple.
+    y = F.broadcast(X)
+    assert isinstance(y, Variable)
+    numpy.testing.assert_array_equal(y.array, X)
+    ys = F.broadcast(X, X[:1])
+    assert isinstance(ys, tuple) and len(ys) == 2
+
+
+@pytest.mark.parametrize('target', [(3,), (1, 3), (2, 2), (3, 2), (4, 2, 2)])
+def test_broadcast_to_rejects_shapes_x_does_not_broadcast_to(target):
+    # x's shape is (2, 3).
+    with pytest.raises(type_check.InvalidType, match='BroadcastTo'):
+        F.broadcast_to(X, target)
+
+
 def test_where_broadcasts_and_takes_scalars():
     condition = numpy.array([True, False, True])
     x = Variable(X.copy())
@@ -190,6 +206,18 @@ def test_as_strided_errors():
         F.as_strided(numpy.zeros(4, 'f'), (2,), (1,), -1)
     with pytest.raises(ValueError, match='differ in length'):
         F.as_strided(numpy.zeros(4, 'f'), (2,), (1, 1))
+    # A negative stride below the buffer's start, beside a positive one.
+    with pytest.raises(ValueError, match='as_strided: a view'):
+        F.as_strided(numpy.zeros(4, 'f'), (2, 2), (-1, 1), 0)
+
+
+def test_as_strided_of_a_view_of_another_dtype():
+    # x views a float64 buffer as float32: its own elements are counted,
+    # not the buffer's (the buffer is not of x's dtype, so x is copied).
+    buffer = numpy.arange(4, dtype=numpy.float64)
+    x = buffer.view(numpy.float32)[2:]
+    y = F.as_strided(x, (3,), (2,), 0)
+    numpy.testing.assert_array_equal(y.array, x[[0, 2, 4]])
 
 
 def test_copy_to_cpu_and_errors():
