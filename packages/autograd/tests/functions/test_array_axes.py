@@ -42,6 +42,12 @@ def test_flip_axis_out_of_range_is_a_type_error():
         F.flip(X, 3)
     with pytest.raises(TypeError, match='flip: axis'):
         F.flip(X, None)
+    with pytest.raises(type_check.InvalidType,
+                       match='fliplr: x must have at least 2 axes; got shape'):
+        F.fliplr(X[0, 0])
+    with pytest.raises(type_check.InvalidType,
+                       match='flipud: x must have at least 1 axes; got shape'):
+        F.flipud(X[0, 0, 0])
 
 
 def test_rollaxis_negative_start_counts_from_ndim():
@@ -74,6 +80,8 @@ def test_identity_permutations_build_no_node():
 def test_diagonal_same_axes():
     with pytest.raises(ValueError, match='axis1 and axis2 must differ'):
         F.diagonal(X, 0, 1, -2)
+    with pytest.raises(type_check.InvalidType, match='at least 2 axes'):
+        F.diagonal(X[0, 0])
 
 
 def test_tile_and_repeat_argument_errors():

@@ -33,6 +33,12 @@ def test_broadcast_to_rejects_shapes_x_does_not_broadcast_to(target):
         F.broadcast_to(X, target)
 
 
+@pytest.mark.parametrize('index', [5, (0, 3), (slice(None), 0, 0)])
+def test_get_item_out_of_range_names_the_function(index):
+    with pytest.raises(IndexError, match=r'get_item: .*\(x has shape'):
+        F.get_item(X, index)
+
+
 def test_where_broadcasts_and_takes_scalars():
     condition = numpy.array([True, False, True])
     x = Variable(X.copy())

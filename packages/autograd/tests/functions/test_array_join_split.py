@@ -107,6 +107,10 @@ def test_stacking_functions_promote_like_numpy():
                                      numpy.dstack([a, b]))
     scalar = numpy.asarray(2, numpy.float32)
     assert F.hstack([scalar, a]).shape == (4,)
+    # One input: promoted and joined with nothing.
+    for func, reference in ((F.hstack, numpy.hstack), (F.vstack, numpy.vstack),
+                            (F.dstack, numpy.dstack)):
+        numpy.testing.assert_array_equal(func([a]).array, reference([a]))
 
 
 def test_transpose_sequence_needs_sorted_lengths():
