@@ -239,20 +239,27 @@ def _pad_sequence_sample(draw):
     xs = draw(_sequences())
     longest = max(len(x) for x in xs)
     length = draw(st.none() | st.integers(longest, longest + 2))
+    # None: the padding left at its default (0).
     return sample(*xs, length=length,
-                  padding=draw(st.sampled_from([0, -1.5, 2])))
+                  padding=draw(st.sampled_from([None, 0, -1.5, 2])))
 
 
 def _pad_sequence_reference(*xs, length, padding):
     length = max(len(x) for x in xs) if length is None else length
+    padding = 0 if padding is None else padding
     y = numpy.full((len(xs), length) + xs[0].shape[1:], padding, xs[0].dtype)
     for i, x in enumerate(xs):
         y[i, :len(x)] = x
     return y
 
 
-record('pad_sequence',
-       lambda *xs, length, padding: F.pad_sequence(xs, length, padding),
+def _pad_sequence(*xs, length, padding):
+    if padding is None:
+        return F.pad_sequence(xs, length)
+    return F.pad_sequence(xs, length, padding)
+
+
+record('pad_sequence', _pad_sequence,
        reference=_pad_sequence_reference, inputs=_pad_sequence_sample())
 
 
