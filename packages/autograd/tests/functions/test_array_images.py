@@ -25,6 +25,8 @@ def test_depth_and_space_errors():
         F.space2depth(numpy.zeros((1, 1, 3, 4), 'f'), 2)
     with pytest.raises(ValueError, match='depth2space: r'):
         F.depth2space(numpy.zeros((1, 4, 2, 2), 'f'), 0)
+    with pytest.raises(ValueError, match='space2depth: r'):
+        F.space2depth(numpy.zeros((1, 1, 2, 2), 'f'), 0)
     with pytest.raises(type_check.InvalidType, match='X.ndim'):
         F.space2depth(numpy.zeros((4, 2, 2), 'f'), 2)
 

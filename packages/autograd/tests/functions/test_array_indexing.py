@@ -99,6 +99,16 @@ def test_scatter_add_accumulates_repeats_and_keeps_a():
     numpy.testing.assert_array_equal(a, X)
 
 
+def test_scatter_add_new_axes_and_ellipsis_index_no_axis():
+    # None and Ellipsis take none of a's axes: two indices fill both.
+    for slices in ((1, None, slice(None)), (Ellipsis, 1, 2), (None, 0, 1)):
+        b = numpy.ones(X[slices].shape, numpy.float32)
+        expected = X.copy()
+        numpy.add.at(expected, slices, b)
+        numpy.testing.assert_array_equal(
+            F.scatter_add(X, slices, b).array, expected)
+
+
 def test_scatter_add_errors():
     with pytest.raises(ValueError, match=r'scatter_add: b must have the '
                        r'shape of a\[slices\]'):
