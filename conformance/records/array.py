@@ -173,17 +173,25 @@ record('concat', lambda *xs, axis: F.concat(xs, axis),
 
 
 @st.composite
-def _same_shapes(draw, min_dims=0, max_dims=3, extra=0):
-    """1 to 3 arrays of one shape, and an axis of that shape."""
+def _same_shapes(draw, min_dims=0, max_dims=3, extra=0, default_axis=False):
+    """1 to 3 arrays of one shape, and an axis of that shape (or, with
+    ``default_axis``, perhaps None: the function's default)."""
     shape = draw(shapes(min_dims=min_dims, max_dims=max_dims))
     xs = [draw(floats(shape=shape)) for _ in range(draw(st.integers(1, 3)))]
     axis = _axis(draw, len(shape), extra) if len(shape) + extra else 0
+    if default_axis and draw(st.booleans()):
+        axis = None
     return sample(*xs, axis=axis)
 
 
-record('stack', lambda *xs, axis: F.stack(xs, axis),
-       reference=lambda *xs, axis: numpy.stack(xs, axis),
-       inputs=_same_shapes(extra=1))
+def _stack(*xs, axis):
+    # An axis of None: left at the default (0).
+    return F.stack(xs) if axis is None else F.stack(xs, axis)
+
+
+record('stack', _stack,
+       reference=lambda *xs, axis: numpy.stack(xs, axis or 0),
+       inputs=_same_shapes(extra=1, default_axis=True))
 for _name, _numpy_join in (('hstack', numpy.hstack), ('vstack', numpy.vstack),
                            ('dstack', numpy.dstack)):
     record(_name,

@@ -69,6 +69,9 @@ def test_squeeze_non_unit_axis():
     with pytest.raises(ValueError, match='squeeze: axis 1 of x has length'):
         F.squeeze(numpy.zeros((1, 3, 1), 'f'), (0, 1))
     assert F.squeeze(numpy.zeros((1, 3, 1), 'f')).shape == (3,)
+    # An empty axis is not of length 1 either.
+    with pytest.raises(ValueError, match='squeeze: axis 0 of x has length 0'):
+        F.squeeze(numpy.zeros((0, 3), 'f'), 0)
 
 
 def test_identity_permutations_build_no_node():

@@ -111,6 +111,10 @@ def test_spatial_transformer_errors():
         F.spatial_transformer_sampler(x, numpy.zeros((1, 3, 2, 2), 'f'))
     with pytest.raises(type_check.InvalidType, match='grid'):
         F.spatial_transformer_sampler(x, numpy.zeros((2, 2, 2, 2), 'f'))
+    # x of a larger batch than grid's.
+    with pytest.raises(type_check.InvalidType, match='grid'):
+        F.spatial_transformer_sampler(numpy.zeros((2, 1, 3, 3), 'f'),
+                                      numpy.zeros((1, 2, 2, 2), 'f'))
 
 
 def test_spatial_transformer_grid_gradient_reaches_theta():
