@@ -104,6 +104,25 @@ def test_zoneout_checks():
         F.zoneout(numpy.zeros(3), numpy.zeros(3), train=True)
 
 
+@pytest.mark.parametrize('ratio', [-0.1, 1.5])
+def test_zoneout_ratio_out_of_range(ratio):
+    with pytest.raises(ValueError, match=r'ratio must be in \[0, 1\]'):
+        F.zoneout(numpy.zeros(3), numpy.ones(3), ratio)
+
+
+@pytest.mark.parametrize('h, x', [
+    # x shorter than h, of another (larger) dtype, bool: all rejected.
+    (numpy.zeros(4), numpy.zeros(3)),
+    (numpy.zeros(3, numpy.float32), numpy.zeros(3)),
+    (numpy.zeros(3, bool), numpy.zeros(3, bool)),
+])
+def test_zoneout_and_gaussian_check_their_pair(h, x):
+    with pytest.raises(type_check.InvalidType):
+        F.zoneout(h, x)
+    with pytest.raises(type_check.InvalidType):
+        F.gaussian(h, x)
+
+
 @pytest.mark.parametrize('batchwise', [True, False])
 def test_dropconnect_keeps_weights_at_the_rate_asked(batchwise):
     numpy.random.seed(5)
@@ -137,3 +156,31 @@ def test_dropconnect_argument_errors():
                                  mask=numpy.ones((4, 3)))
     with pytest.raises(ValueError, match='ratio'):
         F.simplified_dropconnect(x, numpy.ones((4, 3)), ratio=1.0)
+
+
+@pytest.mark.parametrize('x_shape, W_shape', [((3,), (4, 3)),
+                                              ((2, 3), (4, 3, 1))])
+def test_dropconnect_rejects_x_of_one_axis_and_W_of_three(x_shape, W_shape):
+    with pytest.raises(ValueError, match='2 or more axes'):
+        F.simplified_dropconnect(numpy.ones(x_shape), numpy.ones(W_shape))
+
+
+@pytest.mark.parametrize('x_dtype, W_dtype', [(numpy.int32, numpy.float32),
+                                              (numpy.float32, numpy.int32)])
+def test_dropconnect_rejects_integers(x_dtype, W_dtype):
+    with pytest.raises(TypeError, match='must be float'):
+        F.simplified_dropconnect(numpy.ones((2, 3), x_dtype),
+                                 numpy.ones((4, 3), W_dtype))
+
+
+@pytest.mark.parametrize('b', [numpy.ones(3), numpy.ones(4, numpy.float32)])
+def test_dropconnect_checks_the_bias(b):
+    with pytest.raises(ValueError, match='b must be of shape'):
+        F.simplified_dropconnect(numpy.ones((2, 3)), numpy.ones((4, 3)), b)
+
+
+def test_dropconnect_mask_of_the_batch():
+    x, W = numpy.ones((2, 3)), numpy.ones((4, 3))
+    with pytest.raises(ValueError, match=r'mask must be of shape \(4, 3\)'):
+        F.simplified_dropconnect(x, W, mask=numpy.ones((2, 4, 3)),
+                                 use_batchwise_mask=False)
