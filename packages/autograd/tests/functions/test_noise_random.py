@@ -42,9 +42,16 @@ def test_gaussian_float16_draws_float16():
     assert y.dtype == eps.dtype == numpy.float16
 
 
-def test_gaussian_eps_shape_is_checked():
+@pytest.mark.parametrize('size', [2, 4])
+def test_gaussian_eps_shape_is_checked(size):
     with pytest.raises(type_check.InvalidType, match='eps.shape'):
-        F.gaussian(numpy.zeros(3), numpy.zeros(3), eps=numpy.zeros(2))
+        F.gaussian(numpy.zeros(3), numpy.zeros(3), eps=numpy.zeros(size))
+
+
+@pytest.mark.parametrize('dtype', [bool, numpy.int32])
+def test_gaussian_eps_must_be_float(dtype):
+    with pytest.raises(type_check.InvalidType, match='eps.dtype'):
+        F.gaussian(numpy.zeros(3), numpy.zeros(3), eps=numpy.ones(3, dtype))
 
 
 def test_gumbel_softmax_frequencies_follow_the_probabilities():
@@ -73,9 +80,10 @@ def test_gumbel_softmax_axis_and_gradient():
     numpy.testing.assert_allclose(gx.array, 0, atol=1e-12)
 
 
-def test_gumbel_softmax_tau_must_be_positive():
+@pytest.mark.parametrize('tau', [0, -1.0])
+def test_gumbel_softmax_tau_must_be_positive(tau):
     with pytest.raises(ValueError, match='tau'):
-        F.gumbel_softmax(numpy.zeros((2, 3)), tau=0)
+        F.gumbel_softmax(numpy.zeros((2, 3)), tau=tau)
 
 
 def test_zoneout_fraction_and_gradients():
