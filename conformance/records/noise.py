@@ -118,21 +118,38 @@ record('gaussian', _gaussian_given_eps,
 
 
 @st.composite
-def _dropconnect_sample(draw):
-    batchwise = draw(st.booleans())
+def _dropconnect_arrays(draw):
+    """x, W and (for half of them) b."""
     x = draw(floats(shape=shapes(2, 3, max_side=3)))
     in_size = int(numpy.prod(x.shape[1:]))
     out_size = draw(shapes(1, 1, max_side=4))[0]
-    W = draw(floats(shape=(out_size, in_size)))
+    arrays = (x, draw(floats(shape=(out_size, in_size))))
+    if draw(st.booleans()):
+        arrays += (draw(floats(shape=(out_size,))),)
+    return arrays
+
+
+@st.composite
+def _dropconnect_sample(draw):
+    arrays = draw(_dropconnect_arrays())
+    x, W = arrays[:2]
+    batchwise = draw(st.booleans())
     mask_shape = ((x.shape[0],) if batchwise else ()) + W.shape
     mask = draw(floats(shape=mask_shape, low=0.0, high=1.0)) >= 0.5
     ratio = draw(st.sampled_from([0.0, 0.5]))
     train = draw(st.booleans())
-    arrays = (x, W)
-    if draw(st.booleans()):
-        arrays += (draw(floats(shape=(out_size,))),)
     return sample(*arrays, ratio=ratio, train=train, mask=mask,
                   use_batchwise_mask=batchwise)
+
+
+@st.composite
+def _dropconnect_unmasked(draw):
+    """x, W, maybe b, and use_batchwise_mask, or (half of them) its
+    default."""
+    arrays = draw(_dropconnect_arrays())
+    if draw(st.booleans()):
+        return sample(*arrays)
+    return sample(*arrays, use_batchwise_mask=draw(st.booleans()))
 
 
 def _dropconnect_given_mask(x, W, b=None, *, mask, **kwargs):
@@ -155,6 +172,15 @@ def _dropconnect_reference(x, W, b=None, *, ratio, train, mask,
 
 record('simplified_dropconnect', _dropconnect_given_mask,
        reference=_dropconnect_reference, inputs=_dropconnect_sample())
+# The mask drawn (in training, the default) at ratio 0: draws in [0, 1)
+# keep every weight, per sample or for the batch alike.
+record('simplified_dropconnect:drawn_ratio_0',
+       lambda *arrays, **options: F.simplified_dropconnect(
+           *arrays, ratio=0.0, **options),
+       reference=lambda x, W, b=None, **options: _dropconnect_reference(
+           x, W, b, ratio=0.0, train=True, mask=1.0,
+           use_batchwise_mask=False),
+       inputs=_dropconnect_unmasked())
 
 
 @st.composite
