@@ -119,10 +119,14 @@ def test_zoneout_ratio_out_of_range(ratio):
 
 
 @pytest.mark.parametrize('h, x', [
-    # x shorter than h, of another (larger) dtype, bool: all rejected.
+    # x shorter or longer than h, of a smaller or larger dtype, bool or
+    # int: all rejected.
     (numpy.zeros(4), numpy.zeros(3)),
+    (numpy.zeros(3), numpy.zeros(4)),
+    (numpy.zeros(3), numpy.zeros(3, numpy.float32)),
     (numpy.zeros(3, numpy.float32), numpy.zeros(3)),
     (numpy.zeros(3, bool), numpy.zeros(3, bool)),
+    (numpy.zeros(3, numpy.int32), numpy.zeros(3, numpy.int32)),
 ])
 def test_zoneout_and_gaussian_check_their_pair(h, x):
     with pytest.raises(type_check.InvalidType):
