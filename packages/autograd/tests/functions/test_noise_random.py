@@ -48,6 +48,12 @@ def test_gaussian_eps_shape_is_checked(size):
         F.gaussian(numpy.zeros(3), numpy.zeros(3), eps=numpy.zeros(size))
 
 
+def test_gaussian_eps_and_return_eps_are_keyword_only():
+    # As in Chainer, whose gaussian takes them as **kwargs.
+    with pytest.raises(TypeError):
+        F.gaussian(numpy.zeros(3), numpy.zeros(3), numpy.zeros(3))
+
+
 @pytest.mark.parametrize('dtype', [bool, numpy.int32])
 def test_gaussian_eps_must_be_float(dtype):
     with pytest.raises(type_check.InvalidType, match='eps.dtype'):
