@@ -2,6 +2,7 @@
 draws checked statistically with a fixed seed (tolerances of five
 standard errors of the sample size), and their options."""
 import math
+import types
 
 import numpy
 import pytest
@@ -9,6 +10,7 @@ import pytest
 from kusari.array import configuration
 from kusari.autograd import functions as F
 from kusari.autograd import function_node
+from kusari.autograd.functions.noise import gaussian
 from kusari.autograd.utils import type_check
 from kusari.autograd.variable import Variable
 
@@ -46,6 +48,22 @@ def test_gaussian_float16_draws_float16():
 def test_gaussian_eps_shape_is_checked(size):
     with pytest.raises(type_check.InvalidType, match='eps.shape'):
         F.gaussian(numpy.zeros(3), numpy.zeros(3), eps=numpy.zeros(size))
+
+
+def test_gaussian_draws_float16_in_float32_off_numpy():
+    """CuPy's generators draw no float16: standard_normal asks them for
+    float32 and casts (a stand-in for CuPy records the dtype asked)."""
+    asked = []
+
+    def draw(shape, dtype):
+        asked.append(numpy.dtype(dtype))
+        return numpy.zeros(shape, dtype)
+
+    xp = types.SimpleNamespace(
+        random=types.SimpleNamespace(standard_normal=draw))
+    for dtype in (numpy.float16, numpy.float32, numpy.float64):
+        assert gaussian.standard_normal(xp, (2,), dtype).dtype == dtype
+    assert asked == [numpy.float32, numpy.float32, numpy.float64]
 
 
 def test_gaussian_eps_and_return_eps_are_keyword_only():
