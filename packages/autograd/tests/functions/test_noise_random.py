@@ -209,10 +209,16 @@ def test_dropconnect_rejects_integers(x_dtype, W_dtype):
                                  numpy.ones((4, 3), W_dtype))
 
 
-@pytest.mark.parametrize('b', [numpy.ones(3), numpy.ones(4, numpy.float32)])
-def test_dropconnect_checks_the_bias(b):
+@pytest.mark.parametrize('dtype, b', [
+    # Of another shape, of a smaller or a larger dtype than x.
+    (numpy.float64, numpy.ones(3)),
+    (numpy.float64, numpy.ones(4, numpy.float32)),
+    (numpy.float32, numpy.ones(4)),
+])
+def test_dropconnect_checks_the_bias(dtype, b):
     with pytest.raises(ValueError, match='b must be of shape'):
-        F.simplified_dropconnect(numpy.ones((2, 3)), numpy.ones((4, 3)), b)
+        F.simplified_dropconnect(numpy.ones((2, 3), dtype),
+                                 numpy.ones((4, 3), dtype), b)
 
 
 def test_dropconnect_mask_of_the_batch():
