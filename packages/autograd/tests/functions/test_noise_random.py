@@ -185,7 +185,8 @@ def test_dropconnect_without_training_is_linear():
 
 def test_dropconnect_argument_errors():
     x = numpy.ones((2, 3))
-    with pytest.raises(ValueError, match='3 features'):
+    with pytest.raises(ValueError, match='3 features per sample but W has '
+                                         '5 columns'):
         F.simplified_dropconnect(x, numpy.ones((4, 5)))
     with pytest.raises(ValueError, match='mask must be of shape'):
         F.simplified_dropconnect(x, numpy.ones((4, 3)),
@@ -210,13 +211,15 @@ def test_dropconnect_rejects_integers(x_dtype, W_dtype):
 
 
 @pytest.mark.parametrize('dtype, b', [
-    # Of another shape, of a smaller or a larger dtype than x.
+    # Shorter or longer than W's rows, of a smaller or a larger dtype
+    # than x.
     (numpy.float64, numpy.ones(3)),
+    (numpy.float64, numpy.ones(5)),
     (numpy.float64, numpy.ones(4, numpy.float32)),
     (numpy.float32, numpy.ones(4)),
 ])
 def test_dropconnect_checks_the_bias(dtype, b):
-    with pytest.raises(ValueError, match='b must be of shape'):
+    with pytest.raises(ValueError, match=r'b must be of shape \(4,\) and'):
         F.simplified_dropconnect(numpy.ones((2, 3), dtype),
                                  numpy.ones((4, 3), dtype), b)
 
