@@ -185,9 +185,10 @@ def test_dropconnect_without_training_is_linear():
 
 def test_dropconnect_argument_errors():
     x = numpy.ones((2, 3))
-    with pytest.raises(ValueError, match='3 features per sample but W has '
-                                         '5 columns'):
-        F.simplified_dropconnect(x, numpy.ones((4, 5)))
+    for columns in (2, 5):
+        with pytest.raises(ValueError, match=f'3 features per sample but W '
+                                             f'has {columns} columns'):
+            F.simplified_dropconnect(x, numpy.ones((4, columns)))
     with pytest.raises(ValueError, match='mask must be of shape'):
         F.simplified_dropconnect(x, numpy.ones((4, 3)),
                                  mask=numpy.ones((4, 3)))
