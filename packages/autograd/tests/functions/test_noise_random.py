@@ -204,8 +204,10 @@ def test_dropconnect_rejects_x_of_one_axis_and_W_of_three(x_shape, W_shape):
 
 
 @pytest.mark.parametrize('x_dtype, W_dtype', [(numpy.int32, numpy.float32),
-                                              (numpy.float32, numpy.int32)])
-def test_dropconnect_rejects_integers(x_dtype, W_dtype):
+                                              (numpy.float32, numpy.int32),
+                                              (bool, numpy.float32),
+                                              (numpy.float32, bool)])
+def test_dropconnect_rejects_integers_and_bools(x_dtype, W_dtype):
     with pytest.raises(TypeError, match='must be float'):
         F.simplified_dropconnect(numpy.ones((2, 3), x_dtype),
                                  numpy.ones((4, 3), W_dtype))
