@@ -199,8 +199,8 @@ def test_dropconnect_argument_errors():
 @pytest.mark.parametrize('x_shape, W_shape', [((3,), (4, 3)),
                                               ((2, 3), (4, 3, 1)),
                                               ((2, 3), (3,))])
-def test_dropconnect_rejects_x_of_one_axis_and_W_of_one_or_three(x_shape,
-                                                                 W_shape):
+def test_dropconnect_rejects_x_of_one_axis_and_W_of_three(x_shape, W_shape):
+    # (and a W of one axis)
     with pytest.raises(ValueError, match='2 or more axes'):
         F.simplified_dropconnect(numpy.ones(x_shape), numpy.ones(W_shape))
 
