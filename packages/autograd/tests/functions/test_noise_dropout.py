@@ -86,10 +86,19 @@ def test_train_argument_is_rejected():
         F.dropout(numpy.ones(3, numpy.float32), train=False)
 
 
-def test_mask_of_another_shape_is_an_invalid_type():
+@pytest.mark.parametrize('size', [2, 4])
+def test_mask_of_another_shape_is_an_invalid_type(size):
     with pytest.raises(type_check.InvalidType, match='mask.shape'):
         F.dropout(numpy.ones(3, numpy.float32),
-                  mask=numpy.ones(4, numpy.float32))
+                  mask=numpy.ones(size, numpy.float32))
+
+
+@pytest.mark.parametrize('dtype', [bool, numpy.int32])
+def test_mask_and_x_must_be_float(dtype):
+    with pytest.raises(type_check.InvalidType, match='mask.dtype'):
+        F.dropout(numpy.ones(3, numpy.float32), mask=numpy.ones(3, dtype))
+    with pytest.raises(type_check.InvalidType, match='x.dtype'):
+        F.dropout(numpy.ones(3, dtype))
 
 
 N_GPU = 20000

@@ -2,6 +2,7 @@
 draws checked statistically with a fixed seed (tolerances of five
 standard errors of the sample size), and their options."""
 import math
+import types
 
 import numpy
 import pytest
@@ -9,6 +10,7 @@ import pytest
 from kusari.array import configuration
 from kusari.autograd import functions as F
 from kusari.autograd import function_node
+from kusari.autograd.functions.noise import gaussian
 from kusari.autograd.utils import type_check
 from kusari.autograd.variable import Variable
 
@@ -42,9 +44,38 @@ def test_gaussian_float16_draws_float16():
     assert y.dtype == eps.dtype == numpy.float16
 
 
-def test_gaussian_eps_shape_is_checked():
+@pytest.mark.parametrize('size', [2, 4])
+def test_gaussian_eps_shape_is_checked(size):
     with pytest.raises(type_check.InvalidType, match='eps.shape'):
-        F.gaussian(numpy.zeros(3), numpy.zeros(3), eps=numpy.zeros(2))
+        F.gaussian(numpy.zeros(3), numpy.zeros(3), eps=numpy.zeros(size))
+
+
+def test_gaussian_draws_float16_in_float32_off_numpy():
+    """CuPy's generators draw no float16: standard_normal asks them for
+    float32 and casts (a stand-in for CuPy records the dtype asked)."""
+    asked = []
+
+    def draw(shape, dtype):
+        asked.append(numpy.dtype(dtype))
+        return numpy.zeros(shape, dtype)
+
+    xp = types.SimpleNamespace(
+        random=types.SimpleNamespace(standard_normal=draw))
+    for dtype in (numpy.float16, numpy.float32, numpy.float64):
+        assert gaussian.standard_normal(xp, (2,), dtype).dtype == dtype
+    assert asked == [numpy.float32, numpy.float32, numpy.float64]
+
+
+def test_gaussian_eps_and_return_eps_are_keyword_only():
+    # As in Chainer, whose gaussian takes them as **kwargs.
+    with pytest.raises(TypeError):
+        F.gaussian(numpy.zeros(3), numpy.zeros(3), numpy.zeros(3))
+
+
+@pytest.mark.parametrize('dtype', [bool, numpy.int32])
+def test_gaussian_eps_must_be_float(dtype):
+    with pytest.raises(type_check.InvalidType, match='eps.dtype'):
+        F.gaussian(numpy.zeros(3), numpy.zeros(3), eps=numpy.ones(3, dtype))
 
 
 def test_gumbel_softmax_frequencies_follow_the_probabilities():
@@ -73,9 +104,10 @@ def test_gumbel_softmax_axis_and_gradient():
     numpy.testing.assert_allclose(gx.array, 0, atol=1e-12)
 
 
-def test_gumbel_softmax_tau_must_be_positive():
+@pytest.mark.parametrize('tau', [0, -1.0])
+def test_gumbel_softmax_tau_must_be_positive(tau):
     with pytest.raises(ValueError, match='tau'):
-        F.gumbel_softmax(numpy.zeros((2, 3)), tau=0)
+        F.gumbel_softmax(numpy.zeros((2, 3)), tau=tau)
 
 
 def test_zoneout_fraction_and_gradients():
@@ -104,6 +136,29 @@ def test_zoneout_checks():
         F.zoneout(numpy.zeros(3), numpy.zeros(3), train=True)
 
 
+@pytest.mark.parametrize('ratio', [-0.1, 1.5])
+def test_zoneout_ratio_out_of_range(ratio):
+    with pytest.raises(ValueError, match=r'ratio must be in \[0, 1\]'):
+        F.zoneout(numpy.zeros(3), numpy.ones(3), ratio)
+
+
+@pytest.mark.parametrize('h, x', [
+    # x shorter or longer than h, of a smaller or larger dtype, bool or
+    # int: all rejected.
+    (numpy.zeros(4), numpy.zeros(3)),
+    (numpy.zeros(3), numpy.zeros(4)),
+    (numpy.zeros(3), numpy.zeros(3, numpy.float32)),
+    (numpy.zeros(3, numpy.float32), numpy.zeros(3)),
+    (numpy.zeros(3, bool), numpy.zeros(3, bool)),
+    (numpy.zeros(3, numpy.int32), numpy.zeros(3, numpy.int32)),
+])
+def test_zoneout_and_gaussian_check_their_pair(h, x):
+    with pytest.raises(type_check.InvalidType):
+        F.zoneout(h, x)
+    with pytest.raises(type_check.InvalidType):
+        F.gaussian(h, x)
+
+
 @pytest.mark.parametrize('batchwise', [True, False])
 def test_dropconnect_keeps_weights_at_the_rate_asked(batchwise):
     numpy.random.seed(5)
@@ -130,10 +185,52 @@ def test_dropconnect_without_training_is_linear():
 
 def test_dropconnect_argument_errors():
     x = numpy.ones((2, 3))
-    with pytest.raises(ValueError, match='3 features'):
-        F.simplified_dropconnect(x, numpy.ones((4, 5)))
+    for columns in (2, 5):
+        with pytest.raises(ValueError, match=f'3 features per sample but W '
+                                             f'has {columns} columns'):
+            F.simplified_dropconnect(x, numpy.ones((4, columns)))
     with pytest.raises(ValueError, match='mask must be of shape'):
         F.simplified_dropconnect(x, numpy.ones((4, 3)),
                                  mask=numpy.ones((4, 3)))
     with pytest.raises(ValueError, match='ratio'):
         F.simplified_dropconnect(x, numpy.ones((4, 3)), ratio=1.0)
+
+
+@pytest.mark.parametrize('x_shape, W_shape', [((3,), (4, 3)),
+                                              ((2, 3), (4, 3, 1)),
+                                              ((2, 3), (3,))])
+def test_dropconnect_rejects_x_of_one_axis_and_W_of_three(x_shape, W_shape):
+    # (and a W of one axis)
+    with pytest.raises(ValueError, match='2 or more axes'):
+        F.simplified_dropconnect(numpy.ones(x_shape), numpy.ones(W_shape))
+
+
+@pytest.mark.parametrize('x_dtype, W_dtype', [(numpy.int32, numpy.float32),
+                                              (numpy.float32, numpy.int32),
+                                              (bool, numpy.float32),
+                                              (numpy.float32, bool)])
+def test_dropconnect_rejects_integers_and_bools(x_dtype, W_dtype):
+    with pytest.raises(TypeError, match='must be float'):
+        F.simplified_dropconnect(numpy.ones((2, 3), x_dtype),
+                                 numpy.ones((4, 3), W_dtype))
+
+
+@pytest.mark.parametrize('dtype, b', [
+    # Shorter or longer than W's rows, of a smaller or a larger dtype
+    # than x.
+    (numpy.float64, numpy.ones(3)),
+    (numpy.float64, numpy.ones(5)),
+    (numpy.float64, numpy.ones(4, numpy.float32)),
+    (numpy.float32, numpy.ones(4)),
+])
+def test_dropconnect_checks_the_bias(dtype, b):
+    with pytest.raises(ValueError, match=r'b must be of shape \(4,\) and'):
+        F.simplified_dropconnect(numpy.ones((2, 3), dtype),
+                                 numpy.ones((4, 3), dtype), b)
+
+
+def test_dropconnect_mask_of_the_batch():
+    x, W = numpy.ones((2, 3)), numpy.ones((4, 3))
+    with pytest.raises(ValueError, match=r'mask must be of shape \(4, 3\)'):
+        F.simplified_dropconnect(x, W, mask=numpy.ones((2, 4, 3)),
+                                 use_batchwise_mask=False)
