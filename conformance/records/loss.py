@@ -123,11 +123,14 @@ def _labels(draw, shape, n_class, ignore=True):
 def _sigmoid_ce_sample(draw, values=floats):
     x = draw(values(shape=shapes(min_dims=1, max_dims=3)))
     t = _labels(draw, x.shape, 2)
-    return sample(x, t, normalize=draw(st.booleans()),
-                  reduce=draw(st.sampled_from(['mean', 'no'])))
+    # normalize given, or left to its default (True).
+    normalize = draw(st.sampled_from([{}, {'normalize': True},
+                                      {'normalize': False}]))
+    return sample(x, t, reduce=draw(st.sampled_from(['mean', 'no'])),
+                  **normalize)
 
 
-def _sigmoid_ce_reference(x, t, normalize, reduce):
+def _sigmoid_ce_reference(x, t, reduce, normalize=True):
     kept = t != -1
     loss = (_softplus(x) - x * t) * kept
     if reduce == 'no':
