@@ -28,9 +28,13 @@ def test_pairwise_shape_and_dtype_mismatch(func, names):
                    (X.astype(numpy.float64), X2)):
         with pytest.raises(type_check.InvalidType, match=f'{names}.dtype'):
             func(x0, x1)
-    with pytest.raises(type_check.InvalidType,
-                       match=rf'{names}.dtype.kind == f'):
-        func(X.astype(numpy.int32), X2.astype(numpy.int32))
+    # (Kinds on both sides of 'f': a check turned into <= or >= lets one
+    # pass.)
+    for x0, x1 in ((X.astype(numpy.int32), X2.astype(numpy.int32)),
+                   (X > 0, X2 > 0)):
+        with pytest.raises(type_check.InvalidType,
+                           match=rf'{names}.dtype.kind == f'):
+            func(x0, x1)
 
 
 def test_mean_errors_match_numpy_and_keep_dtype():
@@ -114,7 +118,8 @@ def test_hinge_type_checks_and_empty_batch():
             (X, t[:, None], 't.ndim'), (X, numpy.zeros((), numpy.int32),
                                         't.ndim'),
             (X.astype(numpy.int32), t, 'x.dtype.kind'),
-            (X, t.astype(numpy.float32), 't.dtype.kind')):
+            (X, t.astype(numpy.float32), 't.dtype.kind'),
+            (X > 0, t, 'x.dtype.kind')):
         with pytest.raises(type_check.InvalidType, match=name):
             F.hinge(x, labels)
     # -1 is no ignore_label of hinge; the first bad label is named, with
@@ -192,6 +197,7 @@ def test_pair_embedding_type_checks():
         ((X, X2, y[:, None]), 'y.ndim'), ((X, X2, y[0]), 'y.ndim'),
         ((X, X2, y.astype(numpy.float32)), 'y.dtype.kind'),
         ((X.astype(numpy.int32), X2.astype(numpy.int32), y), 'x0.dtype'),
+        ((X > 0, X2 > 0, y), 'x0.dtype'),
         ((X, F64, y), 'x1.dtype'), ((F64, X2, y), 'x1.dtype'),
         ((X, X2[:3], y), 'x1.shape'), ((X[:3], X2, y), 'x1.shape')])
     _each_raises(F.triplet, [
@@ -199,6 +205,7 @@ def test_pair_embedding_type_checks():
         ((X[None], X2[None], X[None]), 'anchor.ndim'),
         ((X, X2, F64), 'negative.dtype'), ((F64, X2, X), 'positive.dtype'),
         ((X.astype(numpy.int32),) * 3, 'anchor.dtype.kind'),
+        ((X > 0,) * 3, 'anchor.dtype.kind'),
         ((X[:2], X2, X), 'positive.shape')])
     with pytest.raises(ValueError, match='triplet: margin'):
         F.triplet(X, X2, X, margin=0)
@@ -214,11 +221,13 @@ def test_covariance_type_checks():
         ((X[:3], X2), 'z.shape'), ((X, X2[:3]), 'z.shape'),
         ((X, F64), 'z.dtype'), ((F64, X2), 'z.dtype'),
         ((X.astype(numpy.int32), X2.astype(numpy.int32)), 'y.dtype.kind'),
+        ((X > 0, X2 > 0), 'y.dtype.kind'),
         ((X[0], X2), 'y.ndim'), ((X[None], X2), 'y.ndim'),
         ((X, X2[0]), 'z.ndim'), ((X, X2[None]), 'z.ndim')])
     _each_raises(F.decov, [
         ((X[0],), 'h.ndim'), ((X[None],), 'h.ndim'),
-        ((X.astype(numpy.int32),), 'h.dtype.kind')])
+        ((X.astype(numpy.int32),), 'h.dtype.kind'),
+        ((X > 0,), 'h.dtype.kind')])
     # No rows: a covariance of 0 (divided by max(N, 1)), not NaN.
     for func, args in ((F.cross_covariance, (X[:0], X2[:0])),
                        (F.decov, (X[:0],))):
