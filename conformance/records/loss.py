@@ -123,11 +123,14 @@ def _labels(draw, shape, n_class, ignore=True):
 def _sigmoid_ce_sample(draw, values=floats):
     x = draw(values(shape=shapes(min_dims=1, max_dims=3)))
     t = _labels(draw, x.shape, 2)
-    return sample(x, t, normalize=draw(st.booleans()),
-                  reduce=draw(st.sampled_from(['mean', 'no'])))
+    # normalize given, or left to its default (True).
+    normalize = draw(st.sampled_from([{}, {'normalize': True},
+                                      {'normalize': False}]))
+    return sample(x, t, reduce=draw(st.sampled_from(['mean', 'no'])),
+                  **normalize)
 
 
-def _sigmoid_ce_reference(x, t, normalize, reduce):
+def _sigmoid_ce_reference(x, t, reduce, normalize=True):
     kept = t != -1
     loss = (_softplus(x) - x * t) * kept
     if reduce == 'no':
@@ -208,6 +211,10 @@ record('softmax_cross_entropy:large', _call_with_weight,
 def _soft_target_sample(draw):
     x = draw(floats(shape=shapes(min_dims=2, max_dims=3, min_side=1)))
     t = draw(floats(shape=x.shape, low=0.1, high=1.0))
+    if draw(st.booleans()):
+        # Classes of probability 0 (0 log 0 is 0), one class kept.
+        t[:, 1:] *= draw(floats(shape=x.shape, low=-1.0, high=1.0))[
+            :, 1:] > 0
     t /= t.sum(axis=1, keepdims=True)
     return sample(x, t, reduce=draw(st.sampled_from(['mean', 'no'])),
                   soft_target_loss=draw(st.sampled_from(
@@ -217,7 +224,7 @@ def _soft_target_sample(draw):
 def _soft_target_reference(x, t, reduce, soft_target_loss):
     loss = -(t * _log_softmax(x)).sum(axis=1)
     if soft_target_loss == 'kl-divergence':
-        loss += (t * numpy.log(t)).sum(axis=1)
+        loss += scipy.special.xlogy(t, t).sum(axis=1)
     return _reduce(loss, reduce)
 
 
@@ -252,16 +259,19 @@ record('hinge', F.hinge, reference=_hinge_reference, inputs=_hinge_sample(),
 
 @st.composite
 def _contrastive_sample(draw):
-    # Distances in [0.1, 2): off 0, where the norm has no derivative, and
-    # below the margin 3, where the hinge has a kink.
+    # Distances in [0.1, 0.9): off 0, where the norm has no derivative,
+    # and off the kink of the hinge at the margin: its default 1 and 3
+    # (every dissimilar pair pushed), or 0.05 (none: the hinge is 0).
     n, d = draw(shapes(min_dims=2, max_dims=2, max_side=3))
     x0 = draw(floats(shape=(n, d), low=-1.0, high=1.0))
     step = draw(floats(shape=(n, d), low=0.1, high=0.5))
+    margin = draw(st.sampled_from([{}, {'margin': 3.0},
+                                   {'margin': 0.05}]))
     return sample(x0, x0 + step, _labels(draw, (n,), 2, ignore=False),
-                  margin=3.0, reduce=draw(st.sampled_from(['mean', 'no'])))
+                  reduce=draw(st.sampled_from(['mean', 'no'])), **margin)
 
 
-def _contrastive_reference(x0, x1, y, margin, reduce):
+def _contrastive_reference(x0, x1, y, reduce, margin=1.0):
     d = numpy.sqrt(((x0 - x1) ** 2).sum(axis=1))
     loss = (y * d * d + (1 - y) * numpy.maximum(margin - d, 0) ** 2) / 2
     return loss if reduce == 'no' else loss.sum() / max(len(y), 1)
@@ -274,15 +284,24 @@ record('contrastive', F.contrastive, reference=_contrastive_reference,
 
 @st.composite
 def _triplet_sample(draw):
-    # Squared distances stay below 3 < margin: the hinge never clips.
+    # Squared distances below 3 and margin 5: the hinge never clips. With
+    # the default margin 0.2, the positive is 1 or more (squared) farther
+    # than the negative, or nearer by as much: the hinge is off its kink,
+    # and clips where the positive is the nearer.
     n, d = draw(shapes(min_dims=2, max_dims=2, max_side=3))
-    arrays = [draw(floats(shape=(n, d), low=-0.5, high=0.5))
-              for _ in range(3)]
-    return sample(*arrays, margin=5.0,
-                  reduce=draw(st.sampled_from(['mean', 'no'])))
+    anchor, near, far = [draw(floats(shape=(n, d), low=-0.5, high=0.5))
+                         for _ in range(3)]
+    kwargs = {'reduce': draw(st.sampled_from(['mean', 'no']))}
+    if draw(st.booleans()):
+        return sample(anchor, near, far, margin=5.0, **kwargs)
+    far = anchor + numpy.where(far < 0, far - 1, far + 1)
+    near = anchor + near / 2
+    if draw(st.booleans()):
+        near, far = far, near
+    return sample(anchor, near, far, **kwargs)
 
 
-def _triplet_reference(a, p, n, margin, reduce):
+def _triplet_reference(a, p, n, reduce, margin=0.2):
     loss = numpy.maximum(
         ((a - p) ** 2).sum(axis=1) - ((a - n) ** 2).sum(axis=1) + margin, 0)
     return _reduce(loss, reduce)

@@ -12,6 +12,10 @@ from kusari.autograd import gradient_check
 from kusari.autograd.utils import type_check
 
 
+X_SIGMOID = numpy.random.RandomState(3).uniform(-2, 2, (3, 4)).astype(
+    numpy.float32)
+
+
 def _log_softmax(x):
     shifted = x - x.max(axis=1, keepdims=True)
     return shifted - numpy.log(numpy.exp(shifted).sum(axis=1, keepdims=True))
@@ -180,3 +184,61 @@ def test_sigmoid_cross_entropy_stable_and_errors():
         F.sigmoid_cross_entropy(x, numpy.array([[0, 2, 1]], numpy.int32))
     with pytest.raises(type_check.InvalidType, match='t.shape'):
         F.sigmoid_cross_entropy(x, numpy.array([0, 1, 1], numpy.int32))
+
+
+def test_sigmoid_cross_entropy_scalar_and_all_ignored():
+    # A 0-d x is one example: normalize=False divides by 1.
+    for normalize in (True, False):
+        x = Variable(numpy.array(2.0, numpy.float32))
+        y = F.sigmoid_cross_entropy(x, numpy.array(1, numpy.int32),
+                                    normalize=normalize)
+        numpy.testing.assert_allclose(y.array, numpy.logaddexp(0, 2) - 2,
+                                      rtol=1e-6)
+        y.backward()
+        numpy.testing.assert_allclose(x.grad, -1 / (1 + numpy.exp(2)),
+                                      rtol=1e-6)
+    # Every label ignored: a loss and a gradient of 0 (no division by 0).
+    x = Variable(X_SIGMOID.copy())
+    y = F.sigmoid_cross_entropy(x, numpy.full(X_SIGMOID.shape, -1,
+                                              numpy.int32))
+    assert float(y.array) == 0
+    y.backward()
+    assert (x.grad == 0).all()
+
+
+def test_cross_entropy_type_checks():
+    x = X_SIGMOID
+    t = numpy.zeros(x.shape, numpy.int32)
+    for func, labels in ((F.sigmoid_cross_entropy, t),
+                         (F.softmax_cross_entropy, t[:, 0])):
+        # (Kinds on both sides of 'f': a check turned into <= or >= lets
+        # one pass.)
+        for scores in (x.astype(numpy.int32), x > 0):
+            with pytest.raises(type_check.InvalidType, match='x.dtype.kind'):
+                func(scores, labels)
+    with pytest.raises(type_check.InvalidType, match='t.dtype.kind'):
+        F.sigmoid_cross_entropy(x, t.astype(numpy.uint8))
+    with pytest.raises(type_check.InvalidType, match='t.shape'):
+        F.sigmoid_cross_entropy(x, t[:2])
+    # softmax_cross_entropy: each mismatch both ways round (a check turned
+    # into <= or >= lets one pass).
+    x3 = numpy.zeros((2, 3, 4), numpy.float32)
+    for scores, labels, name in (
+            (x, t, 'x.ndim'), (x[0], t[0, 0, ...], 'x.ndim'),
+            (x, t[:2, 0], 't.shape'), (x, numpy.zeros(4, numpy.int32),
+                                       't.shape'),
+            (x3, numpy.zeros((2, 3), numpy.int32), 't.shape'),
+            (x3, numpy.zeros((2, 5), numpy.int32), 't.shape')):
+        with pytest.raises(type_check.InvalidType, match=name):
+            F.softmax_cross_entropy(scores, labels)
+    labels = numpy.zeros(3, numpy.int32)
+    for n_weight in (3, 5):
+        with pytest.raises(type_check.InvalidType,
+                           match=rf'x.shape\[1\] == {n_weight}'):
+            F.softmax_cross_entropy(
+                x, labels, class_weight=numpy.ones(n_weight, numpy.float32))
+    with pytest.raises(TypeError, match='class_weight must be a 1-D'):
+        F.softmax_cross_entropy(
+            x, labels, class_weight=numpy.ones((4, 1), numpy.float32))
+    with pytest.raises(TypeError, match='enable_double_backprop must be'):
+        F.softmax_cross_entropy(x, labels, enable_double_backprop=1)

@@ -19,10 +19,22 @@ X2 = _rng.uniform(-2, 2, (4, 3)).astype(numpy.float32)
     (F.gaussian_kl_divergence, 'mean'), (F.bernoulli_nll, 'x'),
 ])
 def test_pairwise_shape_and_dtype_mismatch(func, names):
-    with pytest.raises(type_check.InvalidType, match=f'{names}.shape'):
-        func(X, X2[:2])
-    with pytest.raises(type_check.InvalidType, match=f'{names}.dtype'):
-        func(X, X2.astype(numpy.float64))
+    # Each mismatch both ways round: a check turned into <= or >= passes
+    # one of them.
+    for x0, x1 in ((X, X2[:2]), (X[:2], X2)):
+        with pytest.raises(type_check.InvalidType, match=f'{names}.shape'):
+            func(x0, x1)
+    for x0, x1 in ((X, X2.astype(numpy.float64)),
+                   (X.astype(numpy.float64), X2)):
+        with pytest.raises(type_check.InvalidType, match=f'{names}.dtype'):
+            func(x0, x1)
+    # (Kinds on both sides of 'f': a check turned into <= or >= lets one
+    # pass.)
+    for x0, x1 in ((X.astype(numpy.int32), X2.astype(numpy.int32)),
+                   (X > 0, X2 > 0)):
+        with pytest.raises(type_check.InvalidType,
+                           match=rf'{names}.dtype.kind == f'):
+            func(x0, x1)
 
 
 def test_mean_errors_match_numpy_and_keep_dtype():
@@ -51,6 +63,12 @@ def test_huber_loss_second_derivative_and_reduce():
         F.huber_loss(X, X2, 1.0, reduce='mean')
     with pytest.raises(type_check.InvalidType, match='x.ndim'):
         F.huber_loss(X[0], X2[0], 1.0)
+    # reduce='no' has no axis to sum: any ndim, 0 included.
+    for x, t in ((X[0], X2[0]), (X[0, 0, ...], X2[0, 0, ...])):
+        y = F.huber_loss(x, t, 1.0, reduce='no')
+        d = numpy.abs(x - t)
+        numpy.testing.assert_allclose(
+            y.array, numpy.where(d <= 1, d * d / 2, d - 0.5), rtol=1e-6)
 
 
 @pytest.mark.parametrize('func', [F.gaussian_kl_divergence,
@@ -91,6 +109,35 @@ def test_hinge_options_and_errors():
         F.hinge(X, t[:3])
 
 
+def test_hinge_type_checks_and_empty_batch():
+    t = numpy.array([0, 2, 1, 0], numpy.int32)
+    for x, labels, name in (
+            (X, numpy.zeros(5, numpy.int32), 't.shape'),
+            (X, t[:3], 't.shape'),
+            (X[0], t[:1], 'x.ndim'), (X[None], t, 'x.ndim'),
+            (X, t[:, None], 't.ndim'), (X, numpy.zeros((), numpy.int32),
+                                        't.ndim'),
+            (X.astype(numpy.int32), t, 'x.dtype.kind'),
+            (X, t.astype(numpy.float32), 't.dtype.kind'),
+            (X > 0, t, 'x.dtype.kind')):
+        with pytest.raises(type_check.InvalidType, match=name):
+            F.hinge(x, labels)
+    # -1 is no ignore_label of hinge; the first bad label is named, with
+    # its index.
+    with pytest.raises(ValueError, match=r'got -1 \(at index \(1,\)\)$'):
+        F.hinge(X, numpy.array([0, -1, 1, 0], numpy.int32))
+    with pytest.raises(ValueError, match=r'got 5 \(at index \(1,\)\)$'):
+        F.hinge(X, numpy.array([0, 5, 1, 7], numpy.int32))
+    # An empty batch: a mean of 0 (the sum over no example divided by
+    # max(N, 1)) and an empty gradient, for either norm.
+    for norm in ('L1', 'L2'):
+        x = Variable(numpy.zeros((0, 3), numpy.float32))
+        loss = F.hinge(x, numpy.zeros(0, numpy.int32), norm=norm)
+        assert loss.shape == () and float(loss.array) == 0
+        loss.backward()
+        assert x.grad.shape == (0, 3)
+
+
 def test_contrastive_and_triplet():
     y = numpy.array([1, 0, 0, 1], numpy.int32)
     d = numpy.sqrt(((X - X2) ** 2).sum(axis=1))
@@ -129,6 +176,63 @@ def test_covariance_losses():
         F.cross_covariance(X, X2[:3])
     with pytest.raises(ValueError, match='decov: reduce'):
         F.decov(X, reduce='mean')
+
+
+def _each_raises(func, cases):
+    """``func(*args)`` raises InvalidType matching ``name`` for each
+    ``(args, name)`` of ``cases``."""
+    for args, name in cases:
+        with pytest.raises(type_check.InvalidType, match=name):
+            func(*args)
+
+
+def test_pair_embedding_type_checks():
+    # Each mismatch both ways round (a check turned into <= or >= lets one
+    # pass), each ndim above and below the one expected.
+    y = numpy.array([1, 0, 0, 1], numpy.int32)
+    F64 = X.astype(numpy.float64)
+    _each_raises(F.contrastive, [
+        ((X, X2, numpy.zeros(5, numpy.int32)), 'y.shape'),
+        ((X[0], X2[0], y[:3]), 'x0.ndim'), ((X[None], X2[None], y), 'x0.ndim'),
+        ((X, X2, y[:, None]), 'y.ndim'), ((X, X2, y[0]), 'y.ndim'),
+        ((X, X2, y.astype(numpy.float32)), 'y.dtype.kind'),
+        ((X.astype(numpy.int32), X2.astype(numpy.int32), y), 'x0.dtype'),
+        ((X > 0, X2 > 0, y), 'x0.dtype'),
+        ((X, F64, y), 'x1.dtype'), ((F64, X2, y), 'x1.dtype'),
+        ((X, X2[:3], y), 'x1.shape'), ((X[:3], X2, y), 'x1.shape')])
+    _each_raises(F.triplet, [
+        ((X[0], X2[0], X[0]), 'anchor.ndim'),
+        ((X[None], X2[None], X[None]), 'anchor.ndim'),
+        ((X, X2, F64), 'negative.dtype'), ((F64, X2, X), 'positive.dtype'),
+        ((X.astype(numpy.int32),) * 3, 'anchor.dtype.kind'),
+        ((X > 0,) * 3, 'anchor.dtype.kind'),
+        ((X[:2], X2, X), 'positive.shape')])
+    with pytest.raises(ValueError, match='triplet: margin'):
+        F.triplet(X, X2, X, margin=0)
+    with pytest.raises(ValueError, match='contrastive: margin'):
+        F.contrastive(X, X2, y, margin=-1)
+
+
+# (The column means of no rows are NaN, with NumPy's warnings.)
+@pytest.mark.filterwarnings('ignore::RuntimeWarning')
+def test_covariance_type_checks():
+    F64 = X.astype(numpy.float64)
+    _each_raises(F.cross_covariance, [
+        ((X[:3], X2), 'z.shape'), ((X, X2[:3]), 'z.shape'),
+        ((X, F64), 'z.dtype'), ((F64, X2), 'z.dtype'),
+        ((X.astype(numpy.int32), X2.astype(numpy.int32)), 'y.dtype.kind'),
+        ((X > 0, X2 > 0), 'y.dtype.kind'),
+        ((X[0], X2), 'y.ndim'), ((X[None], X2), 'y.ndim'),
+        ((X, X2[0]), 'z.ndim'), ((X, X2[None]), 'z.ndim')])
+    _each_raises(F.decov, [
+        ((X[0],), 'h.ndim'), ((X[None],), 'h.ndim'),
+        ((X.astype(numpy.int32),), 'h.dtype.kind'),
+        ((X > 0,), 'h.dtype.kind')])
+    # No rows: a covariance of 0 (divided by max(N, 1)), not NaN.
+    for func, args in ((F.cross_covariance, (X[:0], X2[:0])),
+                       (F.decov, (X[:0],))):
+        loss = func(*args, reduce='no')
+        assert loss.shape == (3, 3) and (loss.array == 0).all()
 
 
 def test_negative_sampling_samples_and_ignore():

@@ -30,7 +30,8 @@ class SigmoidCrossEntropy(function_node.FunctionNode):
         scalar = x.dtype.type
         kept = t != IGNORE_LABEL
         # max(x, 0) - t x + log(1 + exp(-|x|)): exp never overflows.
-        loss = xp.abs(x)
+        # (A ufunc of a 0-d array returns a scalar unless given out.)
+        loss = xp.abs(x, out=xp.empty_like(x))
         xp.negative(loss, out=loss)
         xp.exp(loss, out=loss)
         xp.log1p(loss, out=loss)
