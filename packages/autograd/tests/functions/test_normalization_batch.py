@@ -151,6 +151,14 @@ def test_gamma_shape_mismatch_is_an_invalid_type():
         F.batch_normalization(x, numpy.ones(4, numpy.float32), beta)
 
 
+@pytest.mark.parametrize('dtype', [numpy.bool_, numpy.int32])
+def test_non_float_gamma_is_an_invalid_type(dtype):
+    x, _, _ = _batch()
+    gamma = numpy.ones(3, dtype)
+    with pytest.raises(type_check.InvalidType, match='gamma'):
+        F.batch_normalization(x, gamma, gamma)
+
+
 def test_beta_shape_mismatch_is_an_invalid_type():
     x, gamma, _ = _batch()
     with pytest.raises(type_check.InvalidType, match='beta'):

@@ -24,7 +24,7 @@ def test_layer_normalization_standardizes_rows():
 
 
 @pytest.mark.parametrize('groups, error, match', [
-    (4, ValueError, 'divide into 4 groups'),
+    (4, ValueError, 'the 6 channels of x do not divide into 4 groups'),
     (0, ValueError, 'positive'),
     (1.5, TypeError, 'int'),
 ])
