@@ -264,10 +264,16 @@ def _normalize_sample(draw):
     return sample(x, axis=axis, **_eps(draw))
 
 
-record('normalize', F.normalize,
-       reference=lambda x, axis, eps=1e-5: x / (numpy.sqrt(
-           (x * x).sum(axis=axis, keepdims=True)) + eps),
+def _normalize_reference(x, axis=1, eps=1e-5):
+    return x / (numpy.sqrt((x * x).sum(axis=axis, keepdims=True)) + eps)
+
+
+record('normalize', F.normalize, reference=_normalize_reference,
        inputs=_normalize_sample())
+# The defaults: the vectors along axis 1.
+record('normalize:defaults', F.normalize, reference=_normalize_reference,
+       inputs=floats(shape=shapes(2, 3, max_side=4),
+                     away_from=[0.0], margin=0.5))
 
 
 def _whitening_base(n, channels, positions):

@@ -52,6 +52,27 @@ def test_running_statistics_after_several_calls():
     numpy.testing.assert_allclose(running_var, expected_var, rtol=1e-5)
 
 
+def test_running_statistics_default_decay():
+    """decay defaults to 0.9, in batch_normalization and in
+    batch_renormalization's update."""
+    x, gamma, beta = _batch(12)
+    m = x.shape[0] * x.shape[2]
+    for update in (
+            lambda mean, var: F.batch_normalization(
+                x, gamma, beta, running_mean=mean, running_var=var),
+            lambda mean, var: F.batch_renormalization(
+                x, gamma, beta, 2.0, 1.0, running_mean=mean,
+                running_var=var, update_statistics=True)):
+        running_mean = numpy.ones(3, numpy.float32)
+        running_var = numpy.ones(3, numpy.float32)
+        update(running_mean, running_var)
+        numpy.testing.assert_allclose(
+            running_mean, 0.9 + 0.1 * x.mean(axis=(0, 2)), rtol=1e-5)
+        numpy.testing.assert_allclose(
+            running_var, 0.9 + 0.1 * m / (m - 1) * x.var(axis=(0, 2)),
+            rtol=1e-5)
+
+
 def test_uses_batch_statistics_whatever_config_train():
     x, gamma, beta = _batch()
     with configuration.using_config('train', False):
@@ -130,6 +151,14 @@ def test_gamma_shape_mismatch_is_an_invalid_type():
         F.batch_normalization(x, numpy.ones(4, numpy.float32), beta)
 
 
+@pytest.mark.parametrize('dtype', [numpy.bool_, numpy.int32])
+def test_non_float_gamma_is_an_invalid_type(dtype):
+    x, _, _ = _batch()
+    gamma = numpy.ones(3, dtype)
+    with pytest.raises(type_check.InvalidType, match='gamma'):
+        F.batch_normalization(x, gamma, gamma)
+
+
 def test_beta_shape_mismatch_is_an_invalid_type():
     x, gamma, _ = _batch()
     with pytest.raises(type_check.InvalidType, match='beta'):
@@ -179,14 +208,36 @@ def test_axis_argument_names_the_statistics_axes():
 def test_single_sample_warns():
     x = numpy.ones((1, 3), numpy.float32)
     gamma = numpy.ones(3, numpy.float32)
-    with pytest.warns(UserWarning, match='length one'):
+    with pytest.warns(UserWarning, match='length one') as caught:
         F.batch_normalization(x, gamma, gamma)
+    assert caught[0].filename == __file__  # the caller's line
 
 
 def test_renormalization_requires_running_statistics():
     x, gamma, beta = _batch()
     with pytest.raises(TypeError, match='running_mean'):
         F.batch_renormalization(x, gamma, beta, 2.0, 1.0)
+
+
+@pytest.mark.parametrize('running', ['running_mean', 'running_var'])
+def test_renormalization_requires_both_running_statistics(running):
+    x, gamma, beta = _batch()
+    with pytest.raises(TypeError, match='running_mean and running_var'):
+        F.batch_renormalization(x, gamma, beta, 2.0, 1.0,
+                                **{running: numpy.ones(3, numpy.float32)})
+
+
+@pytest.mark.parametrize('rmax, dmax, match', [
+    (0.5, 1.0, 'rmax must be at least 1, got 0.5'),
+    (2.0, -0.5, 'dmax must be at least 0, got -0.5'),
+])
+def test_renormalization_bounds_checked(rmax, dmax, match):
+    x, gamma, beta = _batch()
+    with pytest.raises(ValueError, match=match):
+        F.batch_renormalization(
+            x, gamma, beta, rmax, dmax,
+            running_mean=numpy.zeros(3, numpy.float32),
+            running_var=numpy.ones(3, numpy.float32))
 
 
 def test_renormalization_refuses_inference_mode():
@@ -236,7 +287,9 @@ def test_fixed_batch_renormalization_is_deprecated():
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter('always')
         F.fixed_batch_renormalization(x, gamma, beta, beta, gamma)
-    assert any(issubclass(w.category, DeprecationWarning) for w in caught)
+    deprecations = [w for w in caught
+                    if issubclass(w.category, DeprecationWarning)]
+    assert deprecations and deprecations[0].filename == __file__
 
 
 _GPU_CASES = {

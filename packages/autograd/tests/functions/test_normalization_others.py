@@ -24,7 +24,7 @@ def test_layer_normalization_standardizes_rows():
 
 
 @pytest.mark.parametrize('groups, error, match', [
-    (4, ValueError, 'divide into 4 groups'),
+    (4, ValueError, 'the 6 channels of x do not divide into 4 groups'),
     (0, ValueError, 'positive'),
     (1.5, TypeError, 'int'),
 ])
@@ -35,11 +35,16 @@ def test_group_normalization_bad_groups(groups, error, match):
         F.group_normalization(x, groups, gamma, gamma)
 
 
-def test_group_normalization_gamma_shape():
+@pytest.mark.parametrize('gamma_shape, beta_shape, name', [
+    ((3,), (6,), 'gamma'),
+    ((12,), (6,), 'gamma'),
+    ((6,), (6, 1), 'beta'),
+])
+def test_group_normalization_gamma_shape(gamma_shape, beta_shape, name):
     x = numpy.ones((2, 6, 3), numpy.float32)
-    with pytest.raises(ValueError, match=r'gamma must have shape \(6,\)'):
-        F.group_normalization(x, 2, numpy.ones(3, numpy.float32),
-                              numpy.ones(6, numpy.float32))
+    with pytest.raises(ValueError, match=rf'{name} must have shape \(6,\)'):
+        F.group_normalization(x, 2, numpy.ones(gamma_shape, numpy.float32),
+                              numpy.ones(beta_shape, numpy.float32))
 
 
 def test_group_normalization_with_one_group_per_channel():
