@@ -255,6 +255,8 @@ def test_average_pooling_double_backward():
      'average_pooling_nd: pad must be at least 0'),
     (lambda x: F.average_pooling_nd(x, 2, pad_value=1), ValueError,
      'average_pooling_nd: pad_value must be 0 or None'),
+    (lambda x: F.average_pooling_nd(x, 2, pad_value=-1), ValueError,
+     'average_pooling_nd: pad_value must be 0 or None'),
     (lambda x: F.max_pooling_2d(x.astype(numpy.int32), 2),
      type_check.InvalidType, 'dtype.kind'),
 ])
