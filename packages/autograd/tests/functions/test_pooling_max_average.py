@@ -164,6 +164,59 @@ def test_large_window_uses_argmax_path():
         indexes[..., 0, 0], x.reshape(2, 3, -1).argmax(axis=-1))
 
 
+@pytest.mark.parametrize('ksize', [(2, 3), (6, 6)])
+def test_ties_go_to_the_first_offset(ksize):
+    # Chainer's convention (argmax over the window in C order): where
+    # several elements of a window hold its maximum, the first is the
+    # argmax and alone gets the gradient; on both paths (up to 32 offsets
+    # and over).
+    kh, kw = ksize
+    x = numpy.zeros((1, 2, 2 * kh, kw))
+    x[0, 0, 1:kh] = 1.0         # ties from the second row of window 0
+    x[0, 1, kh, -2:] = 2.0      # ties at the last two offsets of window 1
+    x[0, 1, kh + 1:, 0] = 2.0   # and in its later rows
+    v = Variable(x)
+    y, indexes = F.max_pooling_2d(v, ksize, return_indices=True)
+    numpy.testing.assert_array_equal(indexes[0, :, :, 0],
+                                     [[kw, 0], [0, kw - 2]])
+    y.grad = numpy.ones_like(y.array)
+    y.backward()
+    expected = numpy.zeros_like(x)
+    expected[0, 0, 1, 0] = expected[0, 0, kh, 0] = 1
+    expected[0, 1, 0, 0] = expected[0, 1, kh, kw - 2] = 1
+    numpy.testing.assert_array_equal(v.grad, expected)
+
+
+def test_window_past_the_uint8_count():
+    # 289 offsets: the argmax path, as the comparisons count offsets in
+    # uint8; the maximum at the last offset (288) in channel 0.
+    x = _distinct((1, 2, 17, 17))
+    x[0, 0, -1, -1] = x.max() + 1
+    y, indexes = F.max_pooling_2d(x, 17, return_indices=True)
+    numpy.testing.assert_array_equal(
+        indexes[0, :, 0, 0], [288, x[0, 1].argmax()])
+
+
+@pytest.mark.parametrize('ksize', [(2, 2), (6, 6)])
+def test_nan_goes_to_the_first_nan(ksize):
+    # Chainer's argmax: a window holding NaN pools to NaN, and its first
+    # NaN is the argmax and gets the gradient; on both paths.
+    kh, kw = ksize
+    x = numpy.arange(kh * 2 * kw, dtype=numpy.float64).reshape(
+        1, 1, kh, 2 * kw)
+    x[0, 0, 0, 1] = x[0, 0, -1, kw - 1] = numpy.nan
+    v = Variable(x)
+    y, indexes = F.max_pooling_2d(v, ksize, return_indices=True)
+    assert numpy.isnan(y.array[0, 0, 0, 0])
+    assert y.array[0, 0, 0, 1] == x[0, 0, -1, -1]
+    numpy.testing.assert_array_equal(indexes[0, 0, 0], [1, kh * kw - 1])
+    y.grad = numpy.ones_like(y.array)
+    y.backward()
+    expected = numpy.zeros_like(x)
+    expected[0, 0, 0, 1] = expected[0, 0, -1, -1] = 1
+    numpy.testing.assert_array_equal(v.grad, expected)
+
+
 def test_average_pooling_pad_value_none_ignores_padding():
     x = numpy.ones((1, 1, 3, 3))
     numpy.testing.assert_allclose(
@@ -201,6 +254,8 @@ def test_average_pooling_double_backward():
     (lambda x: F.average_pooling_nd(x, 2, pad=-1), ValueError,
      'average_pooling_nd: pad must be at least 0'),
     (lambda x: F.average_pooling_nd(x, 2, pad_value=1), ValueError,
+     'average_pooling_nd: pad_value must be 0 or None'),
+    (lambda x: F.average_pooling_nd(x, 2, pad_value=-1), ValueError,
      'average_pooling_nd: pad_value must be 0 or None'),
     (lambda x: F.max_pooling_2d(x.astype(numpy.int32), 2),
      type_check.InvalidType, 'dtype.kind'),

@@ -79,6 +79,19 @@ def test_upsampling_inverts_max_pooling():
         F.max_pooling_2d(up, 2).array, y.array)
 
 
+def test_upsampling_drops_what_falls_past_the_output():
+    # cover_all windows reach past the output: what their indexes put
+    # there is cut off, as in Chainer.
+    x = numpy.arange(1, 5, dtype=numpy.float64).reshape(1, 1, 2, 2)
+    # Window (0, 1) puts 2 at (0, 4), window (1, 0) 3 at (4, 0): both
+    # past the 4 x 4 output; 1 and 4 land at (2, 2).
+    indexes = numpy.array([[[[8, 2], [6, 0]]]], dtype=numpy.int32)
+    up = F.upsampling_2d(x, indexes, 3, 2, cover_all=True)
+    expected = numpy.zeros((4, 4))
+    expected[2, 2] = 5
+    numpy.testing.assert_array_equal(up.array[0, 0], expected)
+
+
 def test_upsampling_gradient_gathers_and_is_twice_differentiable():
     x = _distinct((1, 2, 5, 5))
     y, indexes = F.max_pooling_2d(x, 3, 2, 1, return_indices=True)
@@ -101,6 +114,10 @@ def test_upsampling_gradient_gathers_and_is_twice_differentiable():
      r'upsampling_2d: indexes must be in \[0, 4\)'),
     (lambda x, i: F.upsampling_2d(x, i.astype(numpy.float32), 2),
      TypeError, 'upsampling_2d: indexes must be an int array'),
+    (lambda x, i: F.upsampling_2d(x.astype(numpy.int32), i, 2),
+     type_check.InvalidType, 'dtype.kind'),
+    (lambda x, i: F.upsampling_2d(x.astype(numpy.complex64), i, 2),
+     type_check.InvalidType, 'dtype.kind'),
     (lambda x, i: F.spatial_pyramid_pooling_2d(x, 2), ValueError,
      "spatial_pyramid_pooling_2d: pooling must be 'max'"),
     (lambda x, i: F.spatial_pyramid_pooling_2d(x, 0, pooling='max'),

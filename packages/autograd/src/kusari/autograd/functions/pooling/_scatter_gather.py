@@ -24,8 +24,7 @@ class _IndexedMap(function_node.FunctionNode):
     ``inner``: index of the array in it, None when they coincide.
     ``unique``: no index repeats (a scatter can assign instead of add)."""
 
-    def __init__(self, index, weight, buffer_shape, inner=None,
-                 unique=False):
+    def __init__(self, index, weight, buffer_shape, inner, unique):
         self.index = index
         self.weight = weight
         self.buffer_shape = tuple(buffer_shape)

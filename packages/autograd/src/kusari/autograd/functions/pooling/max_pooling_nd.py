@@ -67,6 +67,10 @@ class MaxPoolingND(function_node.FunctionNode):
         y = parts[0].copy()
         for part in parts[1:]:
             numpy.maximum(y, part, out=y)
+        if numpy.isnan(y).any():
+            # NaN equals nothing, so the comparisons below cannot find it:
+            # argmax finds the first NaN of each window, as Chainer's.
+            return self._reduced(inputs[0])
         unseen = parts[0] != y
         count = unseen.astype(numpy.uint8)
         for part in parts[1:-1]:
