@@ -295,22 +295,39 @@ def target_files(target):
                      f'{AUTOGRAD} or {LINKS}: {target}')
 
 
-def _test_command(names, links=False):
+def public_functions(modules):
+    """The public functions of kusari.autograd.functions defined in one
+    of ``modules`` (module names)."""
+    from kusari.autograd import functions as F
+    return sorted(name for name, value in vars(F).items()
+                  if not name.startswith('_')
+                  and getattr(value, '__module__', None) in modules)
+
+
+def _test_command(names, links=False, functions=()):
     """The pytest command running the records ``names``; for function
     records, also the kink checks of their functions (whose ids the
-    records' expression matches) and the package tests calling them."""
+    records' expression matches) and the package tests calling them or
+    the other ``functions`` (those of a file no record checks). None
+    where there is nothing to run."""
     test = 'links/test_links.py' if links else 'test_functions.py'
-    paths = [ROOT / 'conformance' / test]
-    expression = selection(names, links)
+    paths = [ROOT / 'conformance' / test] if names else []
+    expression = [selection(names, links)] if names else []
     if not links:
-        functions = {name.partition(':')[0] for name in names}
+        functions = {name.partition(':')[0] for name in names} | set(
+            functions)
         beside = calling_tests(functions, {
             path: path.read_text()
             for path in sorted(PACKAGE_TESTS.glob('test_*.py'))})
+        if not (names or beside):
+            return None
         paths += [KINKS, *beside]
-        expression = ' or '.join(
-            [expression, *(f'[{function}:' for function in sorted(functions)),
-             *sorted({name for found in beside.values() for name in found})])
+        expression = [
+            *expression, *(f'[{function}:' for function in sorted(functions)),
+            *sorted({name for found in beside.values() for name in found})]
+    if not expression:
+        return None
+    expression = ' or '.join(expression)
     return ' '.join(shlex.quote(str(part)) for part in (
         sys.executable, '-m', 'pytest', *paths,
         # One argument: an expression starting with '-' is no option.
@@ -386,11 +403,13 @@ def _sample(session, fraction, seed):
 
 
 def mutate_file(path, names, excluded, links=False, survivors=False,
-                sample=None, seed=0):
+                sample=None, seed=0, functions=()):
     """Run every kept mutant of one file (with ``survivors``, only those
     that survived its last session, against the records as they are now:
     they have only grown since; with ``sample``, that fraction of them,
-    drawn with ``seed``); return the dump's lines."""
+    drawn with ``seed``) against the records ``names`` and the package
+    tests of their and the other ``functions``; return the dump's
+    lines."""
     root = LINKS if links else AUTOGRAD
     work = WORK / root.name / path.relative_to(root).with_suffix('')
     work.mkdir(parents=True, exist_ok=True)
@@ -399,7 +418,7 @@ def mutate_file(path, names, excluded, links=False, survivors=False,
     # The source a session's mutants were made from.
     source = work / 'source.sha256'
     digest = hashlib.sha256(path.read_bytes()).hexdigest()
-    command = _test_command(names, links)
+    command = _test_command(names, links, functions)
     if survivors:
         if not (session.exists() and source.exists()
                 and source.read_text() == digest):
@@ -497,22 +516,30 @@ def main(argv=None):
                 sources = function_sources()
                 modules = record_modules(sources)
             module = module_name(path)
-            names = covering(modules, module, importers(module, sources))
-            if not names:
-                print(f'{path.name}: no record covers it, skipped')
+            users = importers(module, sources)
+            names = covering(modules, module, users)
+            # A file no record checks: the package tests of the functions
+            # it (or, for a private helper, a module importing it) defines.
+            functions = () if names or links else public_functions(
+                {module, *users})
+            if _test_command(names, links, functions) is None:
+                print(f'{path.name}: no record or package test checks it, '
+                      f'skipped')
                 continue
             file_start = time.monotonic()
             killed, survived, survivors = outcomes(
                 mutate_file(path, names, excluded, links,
                             arguments.survivors, arguments.sample,
-                            arguments.seed))
+                            arguments.seed, functions))
             total_killed += killed
             total_survived += survived
             all_survivors += survivors
             print(f'{path.name}: {killed} killed, {survived} survived '
                   f'({_percent(score(killed, survived))}), '
                   f'{time.monotonic() - file_start:.0f} s, '
-                  f'records: {" ".join(names)}', flush=True)
+                  f'records: {" ".join(names) or "none"}'
+                  f'{"; package tests of " if functions else ""}'
+                  f'{" ".join(functions)}', flush=True)
         overall = score(total_killed, total_survived)
         estimate = ''
         if arguments.sample is not None and overall is not None:

@@ -208,6 +208,16 @@ def test_function_files_also_run_their_package_tests_and_kinks():
     assert str(mutation.KINKS) not in links
 
 
+def test_a_file_without_records_runs_the_package_tests_of_its_functions():
+    assert mutation.public_functions({f'{F}.evaluation.accuracy'}) == [
+        'accuracy']
+    command = mutation._test_command([], functions=['accuracy'])
+    assert 'test_evaluation.py' in command
+    assert 'test_functions.py' not in command
+    assert mutation._test_command([], functions=['no_such_function']) is None
+    assert mutation._test_command([], links=True) is None
+
+
 def test_reopen_survivors_forgets_only_the_survivors(tmp_path):
     import sqlite3
     session = tmp_path / 'session.sqlite'

@@ -27,12 +27,14 @@ def test_accuracy_matches_loop(data):
     predicted = y.argmax(axis=1)
     assert float(F.accuracy(y, t).array) == pytest.approx(
         numpy.mean(predicted == t))
-    kept = [i for i in range(len(t)) if t[i] != -1]
-    expected = (sum(predicted[i] == t[i] for i in kept) / len(kept)
-                if kept else 0.0)
-    result = F.accuracy(y, t, ignore_label=-1)
-    assert result.dtype == numpy.float32 and result.shape == ()
-    assert float(result.array) == pytest.approx(expected)
+    # -1, and a class: labels on both sides of it are kept.
+    for ignore_label in (-1, 1):
+        kept = [i for i in range(len(t)) if t[i] != ignore_label]
+        expected = (sum(predicted[i] == t[i] for i in kept) / len(kept)
+                    if kept else 0.0)
+        result = F.accuracy(y, t, ignore_label=ignore_label)
+        assert result.dtype == numpy.float32 and result.shape == ()
+        assert float(result.array) == pytest.approx(expected)
 
 
 def test_accuracy_spatial_records_no_graph_and_errors():
