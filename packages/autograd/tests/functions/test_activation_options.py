@@ -198,10 +198,21 @@ def test_channel_parameter_broadcast_and_shape_check(func, name):
     y = func(x, p).array
     expected = func(x, numpy.broadcast_to(p[:, None], (3, 4)).copy()).array
     numpy.testing.assert_allclose(y, expected)
+    # Each check on both sides: a parameter longer and shorter than x's
+    # axis, of a larger and a smaller dtype, x of no axis past the
+    # parameter's, a bool, complex or int x (with a parameter alike).
     with pytest.raises(type_check.InvalidType, match=name):
         func(x, _x(4))
-    with pytest.raises(type_check.InvalidType):
-        func(x, _x(3, dtype=numpy.float64))
+    with pytest.raises(type_check.InvalidType, match=name):
+        func(x, _x(2))
+    for dtype in (numpy.float64, numpy.float16):
+        with pytest.raises(type_check.InvalidType, match=f'{name}.dtype'):
+            func(x, _x(3, dtype=dtype))
+    with pytest.raises(type_check.InvalidType, match=f'x.ndim >= {name}'):
+        func(_x(3), p)
+    for dtype in (bool, numpy.complex64, numpy.int32):
+        with pytest.raises(type_check.InvalidType, match='x.dtype.kind'):
+            func(x.astype(dtype), p.astype(dtype))
 
 
 def _sigmoid(x):
