@@ -310,28 +310,27 @@ def _test_command(names, links=False, functions=()):
     records' expression matches) and the package tests calling them or
     the other ``functions`` (those of a file no record checks). None
     where there is nothing to run."""
-    test = 'links/test_links.py' if links else 'test_functions.py'
-    paths = [ROOT / 'conformance' / test] if names else []
-    expression = [selection(names, links)] if names else []
+    beside = {}
     if not links:
         functions = {name.partition(':')[0] for name in names} | set(
             functions)
         beside = calling_tests(functions, {
             path: path.read_text()
             for path in sorted(PACKAGE_TESTS.glob('test_*.py'))})
-        if not (names or beside):
-            return None
-        paths += [KINKS, *beside]
-        expression = [
-            *expression, *(f'[{function}:' for function in sorted(functions)),
-            *sorted({name for found in beside.values() for name in found})]
-    if not expression:
+    if not (names or beside):
         return None
-    expression = ' or '.join(expression)
+    test = 'links/test_links.py' if links else 'test_functions.py'
+    paths = [ROOT / 'conformance' / test] if names else []
+    expression = [selection(names, links)] if names else []
+    if not links:
+        paths += [KINKS, *beside]
+        expression += [
+            *(f'[{function}:' for function in sorted(functions)),
+            *sorted({name for found in beside.values() for name in found})]
     return ' '.join(shlex.quote(str(part)) for part in (
         sys.executable, '-m', 'pytest', *paths,
         # One argument: an expression starting with '-' is no option.
-        '-q', '-x', '-p', 'no:cacheprovider', '-k' + expression))
+        '-q', '-x', '-p', 'no:cacheprovider', '-k' + ' or '.join(expression)))
 
 
 def _cosmic_ray(*arguments, capture=False):
@@ -402,14 +401,13 @@ def _sample(session, fraction, seed):
             [(job,) for job in pending if job not in kept])
 
 
-def mutate_file(path, names, excluded, links=False, survivors=False,
-                sample=None, seed=0, functions=()):
+def mutate_file(path, command, excluded, links=False, survivors=False,
+                sample=None, seed=0):
     """Run every kept mutant of one file (with ``survivors``, only those
-    that survived its last session, against the records as they are now:
+    that survived its last session, against the tests as they are now:
     they have only grown since; with ``sample``, that fraction of them,
-    drawn with ``seed``) against the records ``names`` and the package
-    tests of their and the other ``functions``; return the dump's
-    lines."""
+    drawn with ``seed``) against the test ``command`` (of
+    :func:`_test_command`); return the dump's lines."""
     root = LINKS if links else AUTOGRAD
     work = WORK / root.name / path.relative_to(root).with_suffix('')
     work.mkdir(parents=True, exist_ok=True)
@@ -418,7 +416,6 @@ def mutate_file(path, names, excluded, links=False, survivors=False,
     # The source a session's mutants were made from.
     source = work / 'source.sha256'
     digest = hashlib.sha256(path.read_bytes()).hexdigest()
-    command = _test_command(names, links, functions)
     if survivors:
         if not (session.exists() and source.exists()
                 and source.read_text() == digest):
@@ -522,15 +519,16 @@ def main(argv=None):
             # it (or, for a private helper, a module importing it) defines.
             functions = () if names or links else public_functions(
                 {module, *users})
-            if _test_command(names, links, functions) is None:
+            command = _test_command(names, links, functions)
+            if command is None:
                 print(f'{path.name}: no record or package test checks it, '
                       f'skipped')
                 continue
             file_start = time.monotonic()
             killed, survived, survivors = outcomes(
-                mutate_file(path, names, excluded, links,
+                mutate_file(path, command, excluded, links,
                             arguments.survivors, arguments.sample,
-                            arguments.seed, functions))
+                            arguments.seed))
             total_killed += killed
             total_survived += survived
             all_survivors += survivors

@@ -237,16 +237,16 @@ def test_survivors_need_the_session_of_the_present_source(tmp_path,
     monkeypatch.setattr(mutation, 'WORK', tmp_path)
     relu = mutation.AUTOGRAD / 'functions' / 'activation' / 'relu.py'
     with pytest.raises(SystemExit, match='--survivors needs'):
-        mutation.mutate_file(relu, ['relu'], [], survivors=True)
+        mutation.mutate_file(relu, 'true', [], survivors=True)
     # A session without the digest of its source (made before it was kept).
     work = tmp_path / 'autograd' / 'functions' / 'activation' / 'relu'
     work.mkdir(parents=True, exist_ok=True)
     (work / 'session.sqlite').touch()
     with pytest.raises(SystemExit, match='--survivors needs'):
-        mutation.mutate_file(relu, ['relu'], [], survivors=True)
+        mutation.mutate_file(relu, 'true', [], survivors=True)
     (work / 'source.sha256').write_text('another source')
     with pytest.raises(SystemExit, match='--survivors needs'):
-        mutation.mutate_file(relu, ['relu'], [], survivors=True)
+        mutation.mutate_file(relu, 'true', [], survivors=True)
 
 
 def _fake_session(path, jobs, done=()):
