@@ -18,8 +18,8 @@ from kusari.autograd import functions as F
 from kusari.autograd.variable import Variable
 
 
-
 def _in_test_mode(func):
+    """``func`` called with ``config.train`` off."""
     def in_test_mode(x):
         with configuration.using_config('train', False):
             return func(x)

@@ -175,22 +175,17 @@ record('concat', lambda *xs, axis: F.concat(xs, axis),
 @st.composite
 def _same_shapes(draw, min_dims=0, max_dims=3, extra=0, default_axis=False):
     """1 to 3 arrays of one shape, and an axis of that shape (or, with
-    ``default_axis``, perhaps None: the function's default)."""
+    ``default_axis``, for half of them none: the function's default)."""
     shape = draw(shapes(min_dims=min_dims, max_dims=max_dims))
     xs = [draw(floats(shape=shape)) for _ in range(draw(st.integers(1, 3)))]
-    axis = _axis(draw, len(shape), extra) if len(shape) + extra else 0
     if default_axis and draw(st.booleans()):
-        axis = None
+        return sample(*xs)
+    axis = _axis(draw, len(shape), extra) if len(shape) + extra else 0
     return sample(*xs, axis=axis)
 
 
-def _stack(*xs, axis):
-    # An axis of None: left at the default (0).
-    return F.stack(xs) if axis is None else F.stack(xs, axis)
-
-
-record('stack', _stack,
-       reference=lambda *xs, axis: numpy.stack(xs, axis or 0),
+record('stack', lambda *xs, **options: F.stack(xs, **options),
+       reference=lambda *xs, axis=0: numpy.stack(xs, axis),
        inputs=_same_shapes(extra=1, default_axis=True))
 for _name, _numpy_join in (('hstack', numpy.hstack), ('vstack', numpy.vstack),
                            ('dstack', numpy.dstack)):
@@ -247,27 +242,22 @@ def _pad_sequence_sample(draw):
     xs = draw(_sequences())
     longest = max(len(x) for x in xs)
     length = draw(st.none() | st.integers(longest, longest + 2))
-    # None: the padding left at its default (0).
-    return sample(*xs, length=length,
-                  padding=draw(st.sampled_from([None, 0, -1.5, 2])))
+    # The padding given, or left to its default (0).
+    padding = draw(st.sampled_from([{}, {'padding': 0}, {'padding': -1.5},
+                                    {'padding': 2}]))
+    return sample(*xs, length=length, **padding)
 
 
-def _pad_sequence_reference(*xs, length, padding):
+def _pad_sequence_reference(*xs, length, padding=0):
     length = max(len(x) for x in xs) if length is None else length
-    padding = 0 if padding is None else padding
     y = numpy.full((len(xs), length) + xs[0].shape[1:], padding, xs[0].dtype)
     for i, x in enumerate(xs):
         y[i, :len(x)] = x
     return y
 
 
-def _pad_sequence(*xs, length, padding):
-    if padding is None:
-        return F.pad_sequence(xs, length)
-    return F.pad_sequence(xs, length, padding)
-
-
-record('pad_sequence', _pad_sequence,
+record('pad_sequence',
+       lambda *xs, length, **options: F.pad_sequence(xs, length, **options),
        reference=_pad_sequence_reference, inputs=_pad_sequence_sample())
 
 
