@@ -304,17 +304,34 @@ def public_functions(modules):
                   and getattr(value, '__module__', None) in modules)
 
 
+def checks(path, links=False):
+    """What checks the source file ``path``: the names of the records
+    reaching it and the public functions whose package tests run beside
+    them, those the file and the modules importing it define (the tests
+    of hstack check concat.py; a file no record checks, such as a metric,
+    has those alone)."""
+    if links:
+        sources = package_sources(LINKS)
+        modules = link_record_modules(sources)
+    else:
+        sources = function_sources()
+        modules = record_modules(sources)
+    module = module_name(path)
+    users = importers(module, sources)
+    names = covering(modules, module, users)
+    return names, () if links else public_functions({module, *users})
+
+
 def _test_command(names, links=False, functions=()):
     """The pytest command running the records ``names``; for function
     records, also the kink checks of their functions (whose ids the
     records' expression matches) and the package tests calling them or
-    the other ``functions`` (those of a file no record checks). None
-    where there is nothing to run."""
+    the other ``functions`` (see ``checks``). None where there is nothing
+    to run."""
     beside = {}
+    own = {name.partition(':')[0] for name in names}
     if not links:
-        functions = {name.partition(':')[0] for name in names} | set(
-            functions)
-        beside = calling_tests(functions, {
+        beside = calling_tests(own | set(functions), {
             path: path.read_text()
             for path in sorted(PACKAGE_TESTS.glob('test_*.py'))})
     if not (names or beside):
@@ -325,7 +342,10 @@ def _test_command(names, links=False, functions=()):
     if not links:
         paths += [KINKS, *beside]
         expression += [
-            *(f'[{function}:' for function in sorted(functions)),
+            # The kink ids; '[relu:' also picks the records of relu, so
+            # only the records' own functions (a file without records:
+            # its functions).
+            *(f'[{function}:' for function in sorted(own or functions)),
             *sorted({name for found in beside.values() for name in found})]
     return ' '.join(shlex.quote(str(part)) for part in (
         sys.executable, '-m', 'pytest', *paths,
@@ -506,19 +526,7 @@ def main(argv=None):
         print(f'== {target}')
         for path in target_files(target):
             links = path.is_relative_to(LINKS)
-            if links:
-                sources = package_sources(LINKS)
-                modules = link_record_modules(sources)
-            else:
-                sources = function_sources()
-                modules = record_modules(sources)
-            module = module_name(path)
-            users = importers(module, sources)
-            names = covering(modules, module, users)
-            # A file no record checks: the package tests of the functions
-            # it (or, for a private helper, a module importing it) defines.
-            functions = () if names or links else public_functions(
-                {module, *users})
+            names, functions = checks(path, links)
             command = _test_command(names, links, functions)
             if command is None:
                 print(f'{path.name}: no record or package test checks it, '

@@ -218,6 +218,18 @@ def test_a_file_without_records_runs_the_package_tests_of_its_functions():
     assert mutation._test_command([], links=True) is None
 
 
+def test_the_tests_of_importing_functions_check_a_file_too():
+    names, functions = mutation.checks(
+        mutation.AUTOGRAD / 'functions' / 'array' / 'concat.py')
+    assert names == ['concat']
+    assert {'concat', 'hstack', 'vstack', 'dstack'} <= set(functions)
+    command = mutation._test_command(names, functions=functions)
+    assert 'test_array_join_split.py' in command
+    # hstack's package tests, but not hstack's records (or kinks).
+    assert '[hstack:' not in command
+    assert '[concat:' in command
+
+
 def test_reopen_survivors_forgets_only_the_survivors(tmp_path):
     import sqlite3
     session = tmp_path / 'session.sqlite'
