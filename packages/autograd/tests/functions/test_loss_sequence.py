@@ -87,6 +87,15 @@ def test_ctc_float16_and_errors():
     with pytest.raises(ValueError, match='label_length'):
         F.connectionist_temporal_classification(
             xs, t, 0, label_length=numpy.array([2], numpy.int32))
+    # Lengths of another dtype kind (below and above 'i') or longer than
+    # the batch.
+    for lengths in (numpy.array([3.0]), numpy.array([True]),
+                    numpy.array([3], numpy.uint8),
+                    numpy.array([3, 3], numpy.int32)):
+        with pytest.raises(ValueError, match=r'input_length must be a 1-D '
+                           r'int array of length 1'):
+            F.connectionist_temporal_classification(
+                xs, t, 0, input_length=lengths)
     with pytest.raises(ValueError, match=f'{name}: reduce'):
         F.connectionist_temporal_classification(xs, t, 0, reduce='sum')
     # x is a sequence of time steps, not one (T, B, V) array (as Chainer).
