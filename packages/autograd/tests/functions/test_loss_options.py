@@ -302,6 +302,14 @@ def test_discriminative_loss_arguments():
     with pytest.raises(type_check.InvalidType, match='labels.shape'):
         F.discriminative_margin_based_clustering_loss(e, labels[:1], 0.5,
                                                       1.5, 3)
+    for embeddings in (e[0], e[None]):
+        with pytest.raises(type_check.InvalidType, match='embeddings.ndim'):
+            F.discriminative_margin_based_clustering_loss(
+                embeddings, labels, 0.5, 1.5, 3)
+    for dim in (0, -1, 2.0):
+        with pytest.raises(ValueError, match=f'{name}: max_embedding_dim'):
+            F.discriminative_margin_based_clustering_loss(
+                e[:, :0], labels, 0.5, 1.5, dim)
 
 
 def test_negative_sampling_float16_rounds_once():
@@ -325,3 +333,62 @@ def test_negative_sampling_float16_rounds_once():
         exact = (numpy.logaddexp(0, scores).sum(axis=1) * (t != -1)).sum()
         assert abs(float(loss.array) - exact) <= numpy.spacing(
             numpy.float16(exact)), (loss.array, exact)
+
+
+def test_word_loss_type_checks():
+    # negative_sampling's and black_out's checks each way round: an ndim
+    # above and below, a dtype of W larger and smaller than x's.
+    W = _rng.randn(5, 3).astype(numpy.float32)
+    t = numpy.array([0, 1, 4, 2], numpy.int32)
+    samples = numpy.array([[1, 2]] * 4, numpy.int32)
+    W64 = W.astype(numpy.float64)
+    X64 = X.astype(numpy.float64)
+
+    def sampler(shape):
+        return numpy.zeros(shape, numpy.int32)
+    _each_raises(lambda x, t, W: F.negative_sampling(x, t, W, sampler, 2), [
+        ((X[0], t[:1], W), 'x.ndim'), ((X[:, None], t, W), 'x.ndim'),
+        ((X, t[:, None], W), 't.ndim'), ((X, t[0], W), 't.ndim'),
+        ((X, t, W[0]), 'W.ndim'), ((X, t, W[None]), 'W.ndim'),
+        ((X, t, W64), 'W.dtype'), ((X64, t, W), 'W.dtype'),
+        ((X.astype(numpy.int32), t, W.astype(numpy.int32)), 'x.dtype.kind'),
+        ((X, t.astype(numpy.float32), W), 't.dtype.kind'),
+        ((X, t[:3], W), 't.shape'),
+        ((X, numpy.zeros(5, numpy.int32), W), 't.shape'),
+        ((X, t, W[:, :2]), 'W.shape'), ((X[:, :2], t, W), 'W.shape')])
+    _each_raises(lambda x, W: F.black_out(x, t, W, samples), [
+        ((X[:, None], W), 'x.ndim'), ((X, W[None]), 'W.ndim'),
+        ((X, W64), 'W.dtype'), ((X64, W), 'W.dtype')])
+
+
+def test_black_out_float16_rounds_once():
+    # float16 inputs: the scores and the loss are computed in float32, so
+    # the float16 loss is within one rounding of the exact one.
+    rng = numpy.random.RandomState(2)
+    t = numpy.array([0, 1, 4], numpy.int32)
+    samples = numpy.array([[1, 2], [3, 0], [2, 2]], numpy.int32)
+    for _ in range(100):
+        x = rng.uniform(-2, 2, (3, 3)).astype(numpy.float16)
+        W = rng.uniform(-2, 2, (5, 3)).astype(numpy.float16)
+        loss = F.black_out(x, t, W, samples)
+        assert loss.dtype == numpy.float16
+        x64, W64 = x.astype(numpy.float64), W.astype(numpy.float64)
+        scores = numpy.concatenate(
+            [(W64[t] * x64).sum(axis=1)[:, None],
+             numpy.einsum('nsd,nd->ns', W64[samples], x64)], axis=1)
+        log_z = numpy.logaddexp.reduce(scores, axis=1)
+        p = numpy.exp(scores[:, 1:] - log_z[:, None])
+        exact = (log_z - scores[:, 0] - numpy.log1p(-p).sum(axis=1)).mean()
+        assert abs(float(loss.array) - exact) <= numpy.spacing(
+            numpy.float16(exact)), (loss.array, exact)
+
+
+def test_discriminative_loss_of_nan_is_nan():
+    # A NaN embedding gives NaN terms, as the square root of its squared
+    # distances does (the guard of the root at 0 must not take NaN for 0).
+    e = _rng.randn(1, 2, 2, 2).astype(numpy.float32)
+    e[0, 0, 0, 0] = numpy.nan
+    labels = numpy.array([[[1, 1], [2, 2]]], numpy.int32)
+    terms = F.discriminative_margin_based_clustering_loss(
+        e, labels, 0.5, 1.5, 2, norm=2)
+    assert all(numpy.isnan(float(term.array)) for term in terms)

@@ -8,6 +8,7 @@ import pytest
 from kusari.autograd import Variable
 from kusari.autograd import functions as F
 from kusari.autograd import gradient_check
+from kusari.autograd.utils import type_check
 
 
 def _log_softmax(x):
@@ -86,11 +87,48 @@ def test_ctc_float16_and_errors():
     with pytest.raises(ValueError, match='label_length'):
         F.connectionist_temporal_classification(
             xs, t, 0, label_length=numpy.array([2], numpy.int32))
+    # Lengths of another dtype kind (below and above 'i') or longer than
+    # the batch.
+    for lengths in (numpy.array([3.0]), numpy.array([True]),
+                    numpy.array([3], numpy.uint8),
+                    numpy.array([3, 3], numpy.int32)):
+        with pytest.raises(ValueError, match=r'input_length must be a 1-D '
+                           r'int array of length 1'):
+            F.connectionist_temporal_classification(
+                xs, t, 0, input_length=lengths)
     with pytest.raises(ValueError, match=f'{name}: reduce'):
         F.connectionist_temporal_classification(xs, t, 0, reduce='sum')
     # x is a sequence of time steps, not one (T, B, V) array (as Chainer).
     with pytest.raises(TypeError, match=f'{name}: x must be a list'):
         F.connectionist_temporal_classification(numpy.stack(xs), t, 0)
+    # Time steps of one axis too few or too many.
+    for steps in ([x[0] for x in xs], [x[None] for x in xs]):
+        with pytest.raises(type_check.InvalidType, match=r'x\[0\]\.ndim'):
+            F.connectionist_temporal_classification(steps, t, 0)
+
+
+def test_ctc_padding_past_label_length_is_any_int():
+    # The labels past a row's label_length are padding, unchecked: any
+    # int there (-1, the vocabulary size, far out) gives the loss and
+    # gradient of a padding of 0.
+    rng = numpy.random.RandomState(3)
+    xs = [rng.randn(2, 3) for _ in range(4)]
+    label_length = numpy.array([2, 1], numpy.int32)
+    results = []
+    for pad in (0, -1, 3, 99):
+        steps = [Variable(x) for x in xs]
+        t = numpy.array([[1, 2, pad], [2, pad, pad]], numpy.int32)
+        loss = F.connectionist_temporal_classification(
+            steps, t, 0, label_length=label_length)
+        loss.backward()
+        results.append((float(loss.array), [s.grad for s in steps]))
+    log_y = numpy.stack([_log_softmax(x) for x in xs])
+    expected = (_ctc_brute_force(log_y[:, 0], [1, 2], 0) +
+                _ctc_brute_force(log_y[:, 1], [2], 0)) / 2
+    for loss, grads in results:
+        numpy.testing.assert_allclose(loss, expected, rtol=1e-10)
+        for grad, first in zip(grads, results[0][1]):
+            numpy.testing.assert_array_equal(grad, first)
 
 
 def _path_score(cost, steps, path):
@@ -166,6 +204,11 @@ def test_crf1d_errors():
     with pytest.raises(ValueError, match=r'crf1d: ys\[1\] must be 1-D ints '
                        r'of length 3'):
         F.crf1d(cost, xs, [ys[0], ys[0][:2], ys[2]])
+    # (The batch of xs[2], 2, is not the number of labels, 3.)
+    with pytest.raises(ValueError, match=r'crf1d: ys\[2\] must be 1-D ints '
+                       r'of length 2 \(the batch of xs\[2\]\); got int32 of '
+                       r'shape \(1,\)'):
+        F.crf1d(cost, xs, [ys[0], ys[1], ys[2][:1]])
     with pytest.raises(ValueError, match=r'crf1d \(ys\[0\]\): labels'):
         F.crf1d(cost, xs, [ys[0] + 3, ys[1], ys[2]])
     with pytest.raises(Exception, match=r'crf1d'):

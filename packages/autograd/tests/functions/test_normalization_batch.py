@@ -124,16 +124,34 @@ def test_float16_x_with_float32_parameters():
     numpy.testing.assert_allclose(beta.grad, numpy.full(3, 24.0))
 
 
+def test_fixed_float16_x_with_float32_parameters():
+    # Each gradient in its input's dtype: x's float16, the others float32.
+    x, gamma, beta = _batch(5)
+    x16 = Variable(x.astype(numpy.float16))
+    params = [Variable(a) for a in (gamma, beta, x.mean(axis=(0, 2)),
+                                    x.var(axis=(0, 2)))]
+    y = F.fixed_batch_normalization(x16, *params)
+    assert y.dtype == numpy.float16
+    y.grad = numpy.ones_like(y.array)
+    y.backward()
+    assert x16.grad.dtype == numpy.float16
+    assert [p.grad.dtype for p in params] == [numpy.float32] * 4
+    numpy.testing.assert_allclose(params[1].grad, numpy.full(3, 24.0))
+
+
 @pytest.mark.parametrize('func, x_shape', [
     (F.batch_normalization, (6, 3, 4)),
     (F.layer_normalization, (4, 3)),
     (lambda x, gamma, beta: F.group_normalization(x, 3, gamma, beta),
      (2, 3, 4)),
 ])
-def test_fused_and_graph_gradients_agree(func, x_shape):
+@pytest.mark.parametrize('param_dtype', [numpy.float64, numpy.float32])
+def test_fused_and_graph_gradients_agree(func, x_shape, param_dtype):
     """The fused first-order gradients and the differentiable graph built
-    for double backprop compute the same values."""
+    for double backprop compute the same values, also where gamma and
+    beta are of a smaller dtype than x (both compute in x's)."""
     x, gamma, beta = _batch(6, x_shape, numpy.float64)
+    gamma, beta = gamma.astype(param_dtype), beta.astype(param_dtype)
     gy = numpy.random.RandomState(7).randn(*x_shape)
     results = []
     for double in (False, True):
@@ -149,6 +167,12 @@ def test_gamma_shape_mismatch_is_an_invalid_type():
     x, gamma, beta = _batch()
     with pytest.raises(type_check.InvalidType, match='gamma'):
         F.batch_normalization(x, numpy.ones(4, numpy.float32), beta)
+    # gamma and beta of one shape, shorter or longer than x's axis.
+    for side in (2, 4):
+        gamma = numpy.ones(side, numpy.float32)
+        with pytest.raises(type_check.InvalidType,
+                           match=r'gamma\.shape\[0\] == x\.shape\[1\]'):
+            F.batch_normalization(x, gamma, gamma)
 
 
 @pytest.mark.parametrize('dtype', [numpy.bool_, numpy.int32])

@@ -1,5 +1,7 @@
 """Layer, group, local response, L2 and decorrelated batch normalization:
 behaviour the conformance records cannot express."""
+import warnings
+
 import numpy
 import pytest
 
@@ -14,6 +16,19 @@ def test_layer_normalization_needs_a_matrix():
     gamma = numpy.ones(3, numpy.float32)
     with pytest.raises(type_check.InvalidType, match='x.ndim == 2'):
         F.layer_normalization(x, gamma, gamma)
+
+
+def test_layer_normalization_of_no_units():
+    # Statistics over no value: the gradient of the rows is empty, and
+    # computed without a 0 / 0 (no RuntimeWarning).
+    x = Variable(numpy.zeros((3, 0)))
+    params = [Variable(numpy.zeros(0)) for _ in range(2)]
+    with warnings.catch_warnings():
+        warnings.simplefilter('error')
+        y = F.layer_normalization(x, *params)
+        y.grad = numpy.ones_like(y.array)
+        y.backward()
+    assert y.shape == (3, 0) and x.grad.shape == (3, 0)
 
 
 def test_layer_normalization_standardizes_rows():
@@ -153,10 +168,16 @@ def test_decorrelated_has_no_second_order_gradient():
     loss = F.sum(F.decorrelated_batch_normalization(x, groups=1) ** 3)
     with pytest.raises(RuntimeError, match='double backpropagation'):
         function_node.grad([loss], [x], enable_double_backprop=True)
+    # The first-order gradient is an array result, no node of a graph.
+    loss.backward()
+    assert x.grad_var.requires_grad is False
 
 
 def test_decorrelated_argument_errors():
     x = numpy.ones((4, 6), numpy.float32)
+    # Its options are keyword-only, as in Chainer.
+    with pytest.raises(TypeError):
+        F.decorrelated_batch_normalization(x, 2)
     with pytest.raises(ValueError, match='divide into 4 groups'):
         F.decorrelated_batch_normalization(x, groups=4)
     with pytest.raises(ValueError, match='running_mean'):

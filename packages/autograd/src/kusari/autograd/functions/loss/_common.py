@@ -101,8 +101,9 @@ def check_same_float(func_name, names, inputs):
 
 def safe_sqrt(squared):
     """sqrt of the Variable ``squared`` (non-negative), with gradient 0
-    where it is 0 instead of an infinite one that would turn to NaN."""
+    where it is 0 instead of an infinite one that would turn to NaN; NaN
+    stays NaN, as sqrt gives it."""
     xp = squared.xp
-    positive = squared.array > 0
-    root = sqrt(where(positive, squared, xp.ones((), squared.dtype)))
-    return where(positive, root, xp.zeros((), squared.dtype))
+    nonzero = squared.array != 0
+    root = sqrt(where(nonzero, squared, xp.ones((), squared.dtype)))
+    return where(nonzero, root, xp.zeros((), squared.dtype))

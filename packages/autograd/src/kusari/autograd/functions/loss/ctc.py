@@ -74,6 +74,10 @@ class ConnectionistTemporalClassification(function_node.FunctionNode):
         xs = inputs[3:]
         xp = backend.get_array_module(t)
         dtype = xs[0].dtype
+        # The padding past each row's labels (any int, unchecked) is read
+        # as blanks.
+        t = xp.where(xp.arange(t.shape[1]) < label_length[:, None], t,
+                     self.blank_symbol)
         self._check_values(xp, t, input_length, label_length, xs)
         log_y = xp.stack(xs).astype(_common.accumulation_dtype(dtype))
         log_y -= log_y.max(axis=2, keepdims=True)
@@ -138,8 +142,7 @@ class ConnectionistTemporalClassification(function_node.FunctionNode):
                 and bool((label_length <= t.shape[1]).all())):
             raise ValueError(f'{_NAME}: label_length must be in [0, '
                              f'{t.shape[1]}] (t.shape[1])')
-        used = xp.arange(t.shape[1]) < label_length[:, None]
-        _common.check_labels(_NAME, xp.where(used, t, 0), n_vocab, None)
+        _common.check_labels(_NAME, t, n_vocab, None)
 
     def _extended_labels(self, xp, t, label_length):
         """The labels with a blank before, between and after them, and

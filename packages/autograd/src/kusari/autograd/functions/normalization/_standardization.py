@@ -176,8 +176,9 @@ class Standardization(function_node.FunctionNode):
 
 def _reduction_constants(count, gamma_b, gbeta, ggamma):
     """c1 = mean(gy * gamma) and c2 = mean(gy * gamma * x_hat) over the
-    statistics' axes, where gamma spans exactly the other axes."""
-    scale = gamma_b / gamma_b.dtype.type(max(count, 1))
+    statistics' axes, where gamma spans exactly the other axes; in the
+    compute dtype (gbeta's), whatever gamma's."""
+    scale = gamma_b / gbeta.dtype.type(max(count, 1))
     return gbeta * scale, ggamma * scale
 
 
