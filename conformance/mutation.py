@@ -55,6 +55,12 @@ WORK = ROOT / '.mutation'
 # gradients at kinks (ids test_gradient_at_kink[name-path-dtype]).
 PACKAGE_TESTS = ROOT / 'packages' / 'autograd' / 'tests' / 'functions'
 KINKS = ROOT / 'conformance' / 'test_kinks.py'
+# The module giving Variable its operators and methods: installed by
+# ``import kusari.autograd``, imported by no function module and named by
+# no test, so checked by the records of the operators and the engine's
+# tests of Variable, run whole.
+VARIABLE_METHODS = f'{FUNCTIONS_PACKAGE}._variable_methods'
+VARIABLE_TESTS = ROOT / 'packages' / 'autograd' / 'tests' / 'test_variable.py'
 BIN = Path(sys.executable).parent
 
 # The mutants a slip of the pen makes: arithmetic swapped within + - * /
@@ -295,6 +301,14 @@ def target_files(target):
                      f'{AUTOGRAD} or {LINKS}: {target}')
 
 
+def operator_records(names):
+    """The records of ``names`` checking Variable's operators (``sub``:
+    ``a - b``): those of no public function."""
+    from kusari.autograd import functions as F
+    return [name for name in names
+            if not hasattr(F, name.partition(':')[0])]
+
+
 def public_functions(modules):
     """The public functions of kusari.autograd.functions defined in one
     of ``modules`` (module names)."""
@@ -304,12 +318,12 @@ def public_functions(modules):
                   and getattr(value, '__module__', None) in modules)
 
 
-def _test_command(names, links=False, functions=()):
+def _test_command(names, links=False, functions=(), tests=()):
     """The pytest command running the records ``names``; for function
     records, also the kink checks of their functions (whose ids the
     records' expression matches) and the package tests calling them or
-    the other ``functions`` (those of a file no record checks). None
-    where there is nothing to run."""
+    the other ``functions`` (those of a file no record checks), and the
+    test files ``tests`` whole. None where there is nothing to run."""
     beside = {}
     if not links:
         functions = {name.partition(':')[0] for name in names} | set(
@@ -317,7 +331,7 @@ def _test_command(names, links=False, functions=()):
         beside = calling_tests(functions, {
             path: path.read_text()
             for path in sorted(PACKAGE_TESTS.glob('test_*.py'))})
-    if not (names or beside):
+    if not (names or beside or tests):
         return None
     test = 'links/test_links.py' if links else 'test_functions.py'
     paths = [ROOT / 'conformance' / test] if names else []
@@ -327,6 +341,9 @@ def _test_command(names, links=False, functions=()):
         expression += [
             *(f'[{function}:' for function in sorted(functions)),
             *sorted({name for found in beside.values() for name in found})]
+    # Every test of a file matches its name (a keyword of its items).
+    paths += tests
+    expression += [path.name for path in tests]
     return ' '.join(shlex.quote(str(part)) for part in (
         sys.executable, '-m', 'pytest', *paths,
         # One argument: an expression starting with '-' is no option.
@@ -515,11 +532,14 @@ def main(argv=None):
             module = module_name(path)
             users = importers(module, sources)
             names = covering(modules, module, users)
+            tests = ()
+            if module == VARIABLE_METHODS:
+                names, tests = operator_records(modules), (VARIABLE_TESTS,)
             # A file no record checks: the package tests of the functions
             # it (or, for a private helper, a module importing it) defines.
             functions = () if names or links else public_functions(
                 {module, *users})
-            command = _test_command(names, links, functions)
+            command = _test_command(names, links, functions, tests)
             if command is None:
                 print(f'{path.name}: no record or package test checks it, '
                       f'skipped')

@@ -218,6 +218,17 @@ def test_a_file_without_records_runs_the_package_tests_of_its_functions():
     assert mutation._test_command([], links=True) is None
 
 
+def test_variable_methods_run_the_operator_records_and_variable_tests():
+    assert mutation.operator_records(
+        ['relu', 'sub', 'pow:var_const', 'exp']) == ['sub', 'pow:var_const']
+    command = mutation._test_command(
+        ['sub'], tests=[mutation.VARIABLE_TESTS])
+    assert str(mutation.VARIABLE_TESTS) in command
+    assert command.endswith(" '-k[sub- or [sub: or test_variable.py'")
+    assert mutation._test_command(
+        [], tests=[mutation.VARIABLE_TESTS]).endswith(' -ktest_variable.py')
+
+
 def test_reopen_survivors_forgets_only_the_survivors(tmp_path):
     import sqlite3
     session = tmp_path / 'session.sqlite'
