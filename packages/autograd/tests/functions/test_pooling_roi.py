@@ -105,6 +105,11 @@ def test_regions_are_not_differentiated():
     ((X[0], ROIS, INDICES, 2, 1.0), ValueError, r'x must be a float array'),
     ((X, ROIS[:, :3], INDICES, 2, 1.0), ValueError,
      r'rois must be a float array \(R, 4\)'),
+    # (complex and bool kinds sort before 'f', int after it.)
+    ((X, ROIS.astype(numpy.complex64), INDICES, 2, 1.0), ValueError,
+     r'rois must be a float array \(R, 4\)'),
+    ((X, ROIS.astype(numpy.int32), INDICES, 2, 1.0), ValueError,
+     r'rois must be a float array \(R, 4\)'),
     ((X, ROIS, INDICES[:1], 2, 1.0), ValueError,
      r'roi_indices must be an int array \(2,\)'),
     ((X, ROIS, INDICES + 1, 2, 1.0), ValueError,
