@@ -55,6 +55,12 @@ WORK = ROOT / '.mutation'
 # gradients at kinks (ids test_gradient_at_kink[name-path-dtype]).
 PACKAGE_TESTS = ROOT / 'packages' / 'autograd' / 'tests' / 'functions'
 KINKS = ROOT / 'conformance' / 'test_kinks.py'
+# The module giving Variable its operators and methods: installed by
+# ``import kusari.autograd``, imported by no function module and named by
+# no test, so checked by the records of the operators and the engine's
+# tests of Variable, run whole.
+VARIABLE_METHODS = f'{FUNCTIONS_PACKAGE}._variable_methods'
+VARIABLE_TESTS = ROOT / 'packages' / 'autograd' / 'tests' / 'test_variable.py'
 BIN = Path(sys.executable).parent
 
 # The mutants a slip of the pen makes: arithmetic swapped within + - * /
@@ -295,6 +301,14 @@ def target_files(target):
                      f'{AUTOGRAD} or {LINKS}: {target}')
 
 
+def operator_records(names):
+    """The records of ``names`` checking Variable's operators (``sub``:
+    ``a - b``): those of no public function."""
+    from kusari.autograd import functions as F
+    return [name for name in names
+            if not hasattr(F, name.partition(':')[0])]
+
+
 def public_functions(modules):
     """The public functions of kusari.autograd.functions defined in one
     of ``modules`` (module names)."""
@@ -306,10 +320,11 @@ def public_functions(modules):
 
 def checks(path, links=False):
     """What checks the source file ``path``: the names of the records
-    reaching it and the public functions whose package tests run beside
+    reaching it, the public functions whose package tests run beside
     them, those the file and the modules importing it define (the tests
     of hstack check concat.py; a file no record checks, such as a metric,
-    has those alone)."""
+    has those alone), and the test files run whole (Variable's for its
+    operators' module, which no function module imports)."""
     if links:
         sources = package_sources(LINKS)
         modules = link_record_modules(sources)
@@ -317,24 +332,27 @@ def checks(path, links=False):
         sources = function_sources()
         modules = record_modules(sources)
     module = module_name(path)
+    if module == VARIABLE_METHODS:
+        return operator_records(modules), (), (VARIABLE_TESTS,)
     users = importers(module, sources)
     names = covering(modules, module, users)
-    return names, () if links else public_functions({module, *users})
+    return (names, () if links else public_functions({module, *users}),
+            ())
 
 
-def _test_command(names, links=False, functions=()):
+def _test_command(names, links=False, functions=(), tests=()):
     """The pytest command running the records ``names``; for function
     records, also the kink checks of their functions (whose ids the
     records' expression matches) and the package tests calling them or
-    the other ``functions`` (see ``checks``). None where there is nothing
-    to run."""
+    the other ``functions`` (see ``checks``), and the test files
+    ``tests`` whole. None where there is nothing to run."""
     beside = {}
     own = {name.partition(':')[0] for name in names}
     if not links:
         beside = calling_tests(own | set(functions), {
             path: path.read_text()
             for path in sorted(PACKAGE_TESTS.glob('test_*.py'))})
-    if not (names or beside):
+    if not (names or beside or tests):
         return None
     test = 'links/test_links.py' if links else 'test_functions.py'
     paths = [ROOT / 'conformance' / test] if names else []
@@ -347,6 +365,9 @@ def _test_command(names, links=False, functions=()):
             # its functions).
             *(f'[{function}:' for function in sorted(own or functions)),
             *sorted({name for found in beside.values() for name in found})]
+    # Every test of a file matches its name (a keyword of its items).
+    paths += tests
+    expression += [path.name for path in tests]
     return ' '.join(shlex.quote(str(part)) for part in (
         sys.executable, '-m', 'pytest', *paths,
         # One argument: an expression starting with '-' is no option.
@@ -526,8 +547,8 @@ def main(argv=None):
         print(f'== {target}')
         for path in target_files(target):
             links = path.is_relative_to(LINKS)
-            names, functions = checks(path, links)
-            command = _test_command(names, links, functions)
+            names, functions, tests = checks(path, links)
+            command = _test_command(names, links, functions, tests)
             if command is None:
                 print(f'{path.name}: no record or package test checks it, '
                       f'skipped')

@@ -219,8 +219,9 @@ def test_a_file_without_records_runs_the_package_tests_of_its_functions():
 
 
 def test_the_tests_of_importing_functions_check_a_file_too():
-    names, functions = mutation.checks(
+    names, functions, tests = mutation.checks(
         mutation.AUTOGRAD / 'functions' / 'array' / 'concat.py')
+    assert tests == ()
     assert names == ['concat']
     assert {'concat', 'hstack', 'vstack', 'dstack'} <= set(functions)
     command = mutation._test_command(names, functions=functions)
@@ -228,6 +229,17 @@ def test_the_tests_of_importing_functions_check_a_file_too():
     # hstack's package tests, but not hstack's records (or kinks).
     assert '[hstack:' not in command
     assert '[concat:' in command
+
+
+def test_variable_methods_run_the_operator_records_and_variable_tests():
+    assert mutation.operator_records(
+        ['relu', 'sub', 'pow:var_const', 'exp']) == ['sub', 'pow:var_const']
+    command = mutation._test_command(
+        ['sub'], tests=[mutation.VARIABLE_TESTS])
+    assert str(mutation.VARIABLE_TESTS) in command
+    assert command.endswith(" '-k[sub- or [sub: or test_variable.py'")
+    assert mutation._test_command(
+        [], tests=[mutation.VARIABLE_TESTS]).endswith(' -ktest_variable.py')
 
 
 def test_reopen_survivors_forgets_only_the_survivors(tmp_path):

@@ -358,10 +358,49 @@ def test_floor_division_on_both_sides_has_no_gradient():
 def test_mean_method_is_the_weighted_average():
     x = Variable(f32([[1, 2], [3, 5]]))
     numpy.testing.assert_allclose(x.mean().array, 2.75)
+    # keepdims is False unless given.
+    assert x.mean().shape == ()
+    numpy.testing.assert_allclose(x.mean(axis=1).array, f32([1.5, 4]))
     y = x.mean(axis=1, weights=f32([1, 3]), keepdims=True)
     numpy.testing.assert_allclose(y.array, f32([[1.75], [4.5]]))
     F.sum(y).backward()
     numpy.testing.assert_allclose(x.grad, f32([[0.25, 0.75]] * 2))
+
+
+def test_reshape_method_takes_sides_or_one_sequence():
+    a = numpy.arange(6, dtype=numpy.float32).reshape(1, 2, 3)
+    x = Variable(a)
+    for y in (x.reshape(3, 2), x.reshape((3, 2)), x.reshape([3, 2])):
+        assert y.shape == (3, 2)
+        numpy.testing.assert_array_equal(y.array, a.reshape(3, 2))
+    assert x.reshape(6).shape == (6,)
+    # No sides at all: the 0-d shape of a one-element Variable.
+    assert Variable(f32([5])).reshape().shape == ()
+    # A sequence followed by more sides is no shape (as in Chainer).
+    with pytest.raises(TypeError):
+        x.reshape((3, 2), 1)
+
+
+def test_transpose_method_takes_axes_or_one_sequence_or_none():
+    a = numpy.arange(6, dtype=numpy.float32).reshape(1, 2, 3)
+    x = Variable(a)
+    for y in (x.transpose(), x.transpose(None), x.T):
+        numpy.testing.assert_array_equal(y.array, a.transpose())
+    for y in (x.transpose(1, 0, 2), x.transpose((1, 0, 2)),
+              x.transpose([1, 0, 2])):
+        numpy.testing.assert_array_equal(y.array, a.transpose(1, 0, 2))
+    # A sequence followed by more axes is no permutation (as in Chainer).
+    with pytest.raises(TypeError):
+        x.transpose((1, 0, 2), 1)
+
+
+def test_subtracting_a_constant_adds_its_negative_labelled_as_chainer():
+    x = Variable(f32([1, 2]))
+    y = x - 2
+    numpy.testing.assert_array_equal(y.array, f32([-1, 0]))
+    # Chainer's AddConstant(-2), as the caller wrote it.
+    assert y.creator.label == '_ + (-2)'
+    assert (x - (-2.5)).creator.label == '_ + 2.5'
 
 
 def test_broadcasting_sums_gradients_back():

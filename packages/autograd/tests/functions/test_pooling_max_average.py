@@ -237,8 +237,10 @@ def test_average_pooling_double_backward():
 @pytest.mark.parametrize('call, error, match', [
     (lambda x: F.max_pooling_2d(x[0], 2), ValueError,
      'max_pooling_2d: x must have 2 spatial axes'),
+    # (1 spatial axis: ndim + 2 is neither ndim * 2 nor ndim ** 2.)
     (lambda x: F.max_pooling_1d(x, 2), ValueError,
-     'max_pooling_1d: x must have 1 spatial axes'),
+     r'max_pooling_1d: x must have 1 spatial axes after the batch and '
+     r'channel axes \(ndim 3\); got shape \(1, 2, 5, 5\)'),
     (lambda x: F.max_pooling_nd(x[0, 0], 2), ValueError,
      'max_pooling_nd: x must have a batch, a channel'),
     (lambda x: F.max_pooling_2d(x, 6, cover_all=False), ValueError,

@@ -180,10 +180,8 @@ def pair_weights(rows, cols):
     """Weights of the terms of :func:`flat_index`: the products of the
     per-axis weights, ``(R, 1, out_h, out_w, T)``."""
     row, col = _pairs(rows, cols)
-    return (row * col).reshape(_terms_shape(row.shape[:2] + col.shape[2:3]
-                                            + row.shape[3:4] + col.shape[4:5]
-                                            + row.shape[5:6]
-                                            + col.shape[6:]))
+    weights = row * col
+    return weights.reshape(_terms_shape(weights.shape))
 
 
 def _terms_shape(shape):
