@@ -145,15 +145,26 @@ def importers(module, sources):
     return found
 
 
-def _named_in(node):
-    """Every attribute and name in the code of the test ``node``, and the
-    strings of its decorators (``parametrize('module', ['lstm'])``)."""
+def _code_names(node):
+    """Every attribute and name in the code of ``node``."""
     named = set()
     for sub in ast.walk(node):
         if isinstance(sub, ast.Attribute):
             named.add(sub.attr)
         elif isinstance(sub, ast.Name):
             named.add(sub.id)
+    return named
+
+
+def _named_in(node, assigned):
+    """Every attribute and name in the code of the test ``node`` and in
+    the module-level assignments ``assigned`` (name: its names) that it
+    reads (a table of cases: ``CASES = {'matmul': (F.matmul, ...)}``),
+    and the strings of its decorators (``parametrize('module',
+    ['lstm'])``)."""
+    named = _code_names(node)
+    for name in list(named):
+        named |= assigned.get(name, set())
     for decorator in node.decorator_list:
         named |= {sub.value for sub in ast.walk(decorator)
                   if isinstance(sub, ast.Constant)
@@ -163,15 +174,21 @@ def _named_in(node):
 
 def calling_tests(functions, sources):
     """The tests of ``sources`` (test file path: source text) that use one
-    of the public ``functions`` (``F.relu``, ``relu``, or ``'relu'`` in a
-    decorator): ``{path: [name of a top-level test function or class]}``."""
+    of the public ``functions`` (``F.relu``, ``relu``, ``'relu'`` in a
+    decorator, or one of them in a module-level table the test reads):
+    ``{path: [name of a top-level test function or class]}``."""
     functions = set(functions)
     found = {}
     for path, text in sources.items():
-        names = [node.name for node in ast.parse(text).body
+        body = ast.parse(text).body
+        assigned = {target.id: _code_names(node.value) for node in body
+                    if isinstance(node, ast.Assign)
+                    for target in node.targets
+                    if isinstance(target, ast.Name)}
+        names = [node.name for node in body
                  if isinstance(node, (ast.FunctionDef, ast.ClassDef))
                  and node.name.lower().startswith('test')
-                 and functions & _named_in(node)]
+                 and functions & _named_in(node, assigned)]
         if names:
             found[path] = names
     return found
@@ -233,8 +250,9 @@ def score(killed, survived):
 
 def record_modules(sources):
     """Every conformance record's name and the module of its function:
-    for operators (``sub``), the module defining ``def sub`` or
-    ``class Sub``, else the family package."""
+    for operators (``sub``, ``pow``), the module defining ``def sub``,
+    ``class Sub`` or a class named on from it (``class PowVarVar``), else
+    the family package."""
     sys.path.insert(0, str(ROOT / 'conformance'))
     import records  # noqa: F401
     from harness.record import RECORDS
@@ -248,7 +266,8 @@ def record_modules(sources):
             found[name] = public.__module__
             continue
         definition = re.compile(
-            rf'^(def {base}|class {base.capitalize()})\b', re.MULTILINE)
+            rf'^(def {base}|class {base.capitalize()}(?:[A-Z]\w*)?)\b',
+            re.MULTILINE)
         family = record.func.__module__.split('.')[-1].split('_')[0]
         found[name] = next(
             (module for module, text in sources.items()
@@ -308,7 +327,8 @@ def _test_command(names, links=False, functions=()):
     """The pytest command running the records ``names``; for function
     records, also the kink checks of their functions (whose ids the
     records' expression matches) and the package tests calling them or
-    the other ``functions`` (those of a file no record checks). None
+    the other ``functions`` (those of the file that have no record, or of
+    a file no record checks). None
     where there is nothing to run."""
     beside = {}
     if not links:
@@ -515,10 +535,11 @@ def main(argv=None):
             module = module_name(path)
             users = importers(module, sources)
             names = covering(modules, module, users)
-            # A file no record checks: the package tests of the functions
-            # it (or, for a private helper, a module importing it) defines.
-            functions = () if names or links else public_functions(
-                {module, *users})
+            # The package tests of the functions it defines (argmax beside
+            # max's records), or, for a file no record checks, also of
+            # those a module importing it (of a private helper) defines.
+            functions = () if links else public_functions(
+                {module} if names else {module, *users})
             command = _test_command(names, links, functions)
             if command is None:
                 print(f'{path.name}: no record or package test checks it, '
