@@ -366,7 +366,8 @@ def test_label_is_the_public_name(func, args):
     (lambda x: x * -2.5, '_ * (-2.5)'), (lambda x: x - 3, '_ + (-3)'),
     (lambda x: 1 - x, '1 - _'), (lambda x: 2 ** x, '2 ** _'),
     (lambda x: x ** 2, '_ ** 2'), (lambda x: x / 4, '_ / 4'),
-])
+], ids=['mul', 'mul_float', 'mul_negative', 'sub', 'rsub', 'rpow', 'pow',
+        'div'])
 def test_constant_labels_show_the_constant_as_written(make, label):
     # As Chainer's: the value the caller wrote, a negative one in
     # parentheses (the node computes with it in x's dtype).

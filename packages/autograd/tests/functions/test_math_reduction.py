@@ -317,6 +317,7 @@ def test_einsum_trace_gradient_is_the_identity():
 @pytest.mark.parametrize('args, error, match', [
     (('ij->k', X), ValueError, "output subscript 'k'"),
     (('ij,jk', X), ValueError, '2 subscript terms given for 1 operands'),
+    (('ij', X, X), ValueError, '1 subscript terms given for 2 operands'),
     (('i', X), ValueError, 'operand 0 has 2 axes'),
     (('i2', X), ValueError, 'letters'),
     (('ij->ii', X), ValueError, 'repeat'),
