@@ -201,7 +201,9 @@ def test_inverse_of_singular_matrix_raises_a_value_error(func):
     singular = numpy.zeros((1, 2, 2), numpy.float32)
     if func is F.inv:
         singular = singular[0]
-    with pytest.raises(ValueError, match='inv: the input has singular'):
+    # The message names the function called (inv or batch_inv).
+    with pytest.raises(ValueError,
+                       match=f'^{func.__name__}: the input has singular'):
         func(singular)
 
 
