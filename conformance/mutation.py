@@ -151,15 +151,26 @@ def importers(module, sources):
     return found
 
 
-def _named_in(node):
-    """Every attribute and name in the code of the test ``node``, and the
-    strings of its decorators (``parametrize('module', ['lstm'])``)."""
+def _code_names(node):
+    """Every attribute and name in the code of ``node``."""
     named = set()
     for sub in ast.walk(node):
         if isinstance(sub, ast.Attribute):
             named.add(sub.attr)
         elif isinstance(sub, ast.Name):
             named.add(sub.id)
+    return named
+
+
+def _named_in(node, assigned):
+    """Every attribute and name in the code of the test ``node`` and in
+    the module-level assignments ``assigned`` (name: its names) that it
+    reads (a table of cases: ``CASES = {'matmul': (F.matmul, ...)}``),
+    and the strings of its decorators (``parametrize('module',
+    ['lstm'])``)."""
+    named = _code_names(node)
+    for name in list(named):
+        named |= assigned.get(name, set())
     for decorator in node.decorator_list:
         named |= {sub.value for sub in ast.walk(decorator)
                   if isinstance(sub, ast.Constant)
@@ -169,15 +180,21 @@ def _named_in(node):
 
 def calling_tests(functions, sources):
     """The tests of ``sources`` (test file path: source text) that use one
-    of the public ``functions`` (``F.relu``, ``relu``, or ``'relu'`` in a
-    decorator): ``{path: [name of a top-level test function or class]}``."""
+    of the public ``functions`` (``F.relu``, ``relu``, ``'relu'`` in a
+    decorator, or one of them in a module-level table the test reads):
+    ``{path: [name of a top-level test function or class]}``."""
     functions = set(functions)
     found = {}
     for path, text in sources.items():
-        names = [node.name for node in ast.parse(text).body
+        body = ast.parse(text).body
+        assigned = {target.id: _code_names(node.value) for node in body
+                    if isinstance(node, ast.Assign)
+                    for target in node.targets
+                    if isinstance(target, ast.Name)}
+        names = [node.name for node in body
                  if isinstance(node, (ast.FunctionDef, ast.ClassDef))
                  and node.name.lower().startswith('test')
-                 and functions & _named_in(node)]
+                 and functions & _named_in(node, assigned)]
         if names:
             found[path] = names
     return found
@@ -239,8 +256,9 @@ def score(killed, survived):
 
 def record_modules(sources):
     """Every conformance record's name and the module of its function:
-    for operators (``sub``), the module defining ``def sub`` or
-    ``class Sub``, else the family package."""
+    for operators (``sub``, ``pow``), the module defining ``def sub``,
+    ``class Sub`` or a class named on from it (``class PowVarVar``), else
+    the family package."""
     sys.path.insert(0, str(ROOT / 'conformance'))
     import records  # noqa: F401
     from harness.record import RECORDS
@@ -254,7 +272,8 @@ def record_modules(sources):
             found[name] = public.__module__
             continue
         definition = re.compile(
-            rf'^(def {base}|class {base.capitalize()})\b', re.MULTILINE)
+            rf'^(def {base}|class {base.capitalize()}(?:[A-Z]\w*)?)\b',
+            re.MULTILINE)
         family = record.func.__module__.split('.')[-1].split('_')[0]
         found[name] = next(
             (module for module, text in sources.items()

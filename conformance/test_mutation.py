@@ -198,6 +198,27 @@ def test_calling_tests_take_the_tests_that_use_a_function():
         'test_a.py': ['test_uses_it', 'test_by_name', 'TestReLU']}
 
 
+def test_calling_tests_read_the_module_level_tables_a_test_reads():
+    sources = {'test_a.py': (
+        "import pytest\n"
+        "CASES = {'relu': (F.relu, (2, 3))}\n"
+        "OTHER = {'tanh': F.tanh}\n"
+        "@pytest.mark.parametrize('name', sorted(CASES))\n"
+        "def test_table(name):\n"
+        "    CASES[name][0](x)\n"
+        "def test_other_table():\n"
+        "    OTHER['tanh'](x)\n")}
+    assert mutation.calling_tests({'relu'}, sources) == {
+        'test_a.py': ['test_table']}
+
+
+def test_operator_records_map_to_the_module_of_their_node_classes():
+    modules = mutation.record_modules(mutation.function_sources())
+    assert modules['pow'] == f'{F}.math.basic_math'
+    assert modules['pow:const_var'] == f'{F}.math.basic_math'
+    assert modules['sub'] == f'{F}.math.basic_math'
+
+
 def test_function_files_also_run_their_package_tests_and_kinks():
     command = mutation._test_command(['clipped_relu', 'relu6'])
     assert str(mutation.KINKS) in command
@@ -237,7 +258,8 @@ def test_variable_methods_run_the_operator_records_and_variable_tests():
     command = mutation._test_command(
         ['sub'], tests=[mutation.VARIABLE_TESTS])
     assert str(mutation.VARIABLE_TESTS) in command
-    assert command.endswith(" '-k[sub- or [sub: or test_variable.py'")
+    assert " '-k[sub- or [sub: or " in command
+    assert command.endswith(" or test_variable.py'")
     assert mutation._test_command(
         [], tests=[mutation.VARIABLE_TESTS]).endswith(' -ktest_variable.py')
 

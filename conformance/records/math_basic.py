@@ -1,5 +1,6 @@
 """Records of arithmetic, matrix products, sums, exp and log."""
 import functools
+import operator
 
 import numpy
 from hypothesis import strategies as st
@@ -57,6 +58,35 @@ def _pow_const_var(draw):
 record('pow:const_var', lambda x, base: base ** x,
        reference=lambda x, base: numpy.power(base, x),
        inputs=_pow_const_var())
+
+
+@st.composite
+def _constant_operand(draw):
+    """x and the other operand of its operator: a Python scalar, or an
+    array (of float32 or float64, cast to x's dtype) that broadcasts to
+    x's shape; both kept from 0, so that either may divide."""
+    x = draw(floats(away_from=[0.0], margin=0.5))
+    constant = draw(st.one_of(
+        st.sampled_from([-1.5, 0.5, 2, 3]),
+        floats(shape=broadcastable_shapes(x.shape),
+               dtype=st.sampled_from([numpy.float32, numpy.float64]),
+               away_from=[0.0], margin=0.5)))
+    return sample(x, constant=constant, reflected=draw(st.booleans()))
+
+
+def _with_constant(op):
+    """``x op constant``, or ``constant op x`` where reflected: the
+    operators with a scalar (AddConstant, MulConstant, ...) or an array
+    operand, which needs no gradient."""
+    def call(x, constant, reflected):
+        return op(constant, x) if reflected else op(x, constant)
+    return call
+
+
+for _name, _op in (('add', operator.add), ('sub', operator.sub),
+                   ('mul', operator.mul), ('div', operator.truediv)):
+    record(f'{_name}:constant', _with_constant(_op),
+           reference=_with_constant(_op), inputs=_constant_operand())
 
 
 def _transposed(array, trans):

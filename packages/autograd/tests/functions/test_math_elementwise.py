@@ -230,6 +230,8 @@ def test_axis_operand_gradient_of_y_sums_over_other_axes(func):
 @pytest.mark.parametrize('func', [F.bias, F.scale])
 @pytest.mark.parametrize('y_shape, axis, error, message', [
     ((4,), 1, ValueError, r'y.shape \(4,\) must match x.shape\[1:2\]'),
+    # An empty side (0 is no 1) does not broadcast either.
+    ((0,), 1, ValueError, r'y.shape \(0,\) must match x.shape\[1:2\]'),
     ((3, 4), 2, ValueError, 'axis must be in'),
     ((3,), -1, ValueError, 'axis must be in'),
     ((3,), 1.0, TypeError, 'axis must be an int'),
@@ -238,6 +240,23 @@ def test_axis_operand_errors(func, y_shape, axis, error, message):
     x = numpy.ones((2, 3, 4), numpy.float32)
     with pytest.raises(error, match=f'{func.__name__}: {message}'):
         func(x, numpy.ones(y_shape, numpy.float32), axis)
+
+
+# -- add and identity ---------------------------------------------------
+
+def test_add_of_one_array_gives_a_variable_holding_it():
+    x = numpy.arange(3, dtype=numpy.float32)
+    y = F.add(x)
+    assert isinstance(y, Variable) and y.array is x
+
+
+def test_add_needs_an_input():
+    with pytest.raises(ValueError, match='add: at least one input'):
+        F.add()
+
+
+def test_identity_of_no_input_is_an_empty_tuple():
+    assert F.identity() == ()
 
 
 # -- special functions -------------------------------------------------
@@ -347,7 +366,8 @@ def test_label_is_the_public_name(func, args):
     (lambda x: x * -2.5, '_ * (-2.5)'), (lambda x: x - 3, '_ + (-3)'),
     (lambda x: 1 - x, '1 - _'), (lambda x: 2 ** x, '2 ** _'),
     (lambda x: x ** 2, '_ ** 2'), (lambda x: x / 4, '_ / 4'),
-])
+], ids=['mul', 'mul_float', 'mul_negative', 'sub', 'rsub', 'rpow', 'pow',
+        'div'])
 def test_constant_labels_show_the_constant_as_written(make, label):
     # As Chainer's: the value the caller wrote, a negative one in
     # parentheses (the node computes with it in x's dtype).

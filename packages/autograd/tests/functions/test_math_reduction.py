@@ -13,6 +13,7 @@ import pytest
 from kusari.array import configuration
 from kusari.autograd import function_node
 from kusari.autograd import functions as F
+from kusari.autograd.functions.math.matmul import MatMul
 from kusari.autograd.utils import type_check
 from kusari.autograd.utils.sparse import CooMatrix
 from kusari.autograd.utils.sparse import to_coo
@@ -200,7 +201,9 @@ def test_inverse_of_singular_matrix_raises_a_value_error(func):
     singular = numpy.zeros((1, 2, 2), numpy.float32)
     if func is F.inv:
         singular = singular[0]
-    with pytest.raises(ValueError, match='inv: the input has singular'):
+    # The message names the function called (inv or batch_inv).
+    with pytest.raises(ValueError,
+                       match=f'^{func.__name__}: the input has singular'):
         func(singular)
 
 
@@ -238,7 +241,7 @@ def test_inv_backward_against_formula():
                                   -inverse.T @ gy @ inverse.T)
 
 
-# -- batch_l2_norm_squared, batch_matmul ----------------------------------
+# -- batch_l2_norm_squared, matmul, batch_matmul -------------------------
 
 
 def test_batch_l2_norm_squared_flattens_all_but_the_batch_axis():
@@ -263,6 +266,23 @@ def test_batch_matmul_rejects_four_axes():
                            match='batch_matmul: a must be 2-D'):
             F.batch_matmul(numpy.ones((2, 3, 2, 2), numpy.float32),
                            numpy.ones((2, 2, 2), numpy.float32))
+
+
+def test_matmul_node_defaults_to_no_transposition():
+    # chainer.functions.math.matmul.MatMul() takes Chainer's defaults.
+    a = numpy.arange(6, dtype=numpy.float32).reshape(2, 3)
+    b = numpy.arange(12, dtype=numpy.float32).reshape(3, 4)
+    y, = MatMul().apply((a, b))
+    numpy.testing.assert_array_equal(y.array, F.matmul(a, b).array)
+
+
+def test_matmul_rejects_a_zero_dim_operand():
+    # As numpy.matmul: a 0-d operand is no vector (not even of length 1).
+    scalar = numpy.array(2, numpy.float32)
+    with pytest.raises(type_check.InvalidType, match='matmul'):
+        F.matmul(scalar, numpy.ones((1, 2), numpy.float32))
+    with pytest.raises(type_check.InvalidType, match='matmul'):
+        F.matmul(numpy.ones((2, 1), numpy.float32), scalar)
 
 
 # -- einsum, tensordot ------------------------------------------------------
@@ -299,6 +319,7 @@ def test_einsum_trace_gradient_is_the_identity():
 @pytest.mark.parametrize('args, error, match', [
     (('ij->k', X), ValueError, "output subscript 'k'"),
     (('ij,jk', X), ValueError, '2 subscript terms given for 1 operands'),
+    (('ij', X, X), ValueError, '1 subscript terms given for 2 operands'),
     (('i', X), ValueError, 'operand 0 has 2 axes'),
     (('i2', X), ValueError, 'letters'),
     (('ij->ii', X), ValueError, 'repeat'),
@@ -326,6 +347,8 @@ def test_tensordot_shapes_and_errors():
     assert F.tensordot(a, a, axes=0).shape == (5, 3, 2, 5, 3, 2)
     with pytest.raises(ValueError, match='tensordot: axis 2 of a'):
         F.tensordot(a, numpy.ones((3, 4), numpy.float32), axes=1)
+    with pytest.raises(ValueError, match='tensordot: axis 2 of a'):
+        F.tensordot(a, numpy.ones((1, 4), numpy.float32), axes=1)
     assert F.tensordot(a, numpy.ones((2, 4)), axes=1).dtype == \
         numpy.float64
     with pytest.raises(ValueError, match=r'tensordot: axes must be in'):
@@ -432,6 +455,11 @@ def test_sparse_matmul_argument_errors():
         F.sparse_matmul(sparse, numpy.ones((3, 2), numpy.float32))
     with pytest.raises(type_check.InvalidType, match='sparse_matmul'):
         F.sparse_matmul(sparse, numpy.ones((2, 2), numpy.int32))
+    # A batch of sparse matrices takes a dense batch of the same length.
+    batch = to_coo(numpy.stack([numpy.eye(2, dtype=numpy.float32)] * 2))
+    for length in (1, 3):
+        with pytest.raises(type_check.InvalidType, match='sparse_matmul'):
+            F.sparse_matmul(batch, numpy.ones((length, 2, 2), numpy.float32))
 
 
 # -- forget ------------------------------------------------------------------

@@ -36,8 +36,6 @@ class Reduction(AxisFunction):
     """A one-input float reduction over ``axis`` (None, an int or a tuple
     of ints), keeping the reduced axes when ``keepdims``."""
 
-    keepdims = False
-
     def __init__(self, axis=None, keepdims=False):
         self.axis = normalize_axis(self.name, axis)
         self.keepdims = keepdims
