@@ -11,13 +11,16 @@ function records) or else under ``packages/links/src/kusari/links/`` (the
 links, checked by the link records). Each file of a target gets its
 own cosmic-ray session (in ``.mutation/``), whose test command runs only
 the conformance records that reach that file (see :func:`covering`), with
-the fast CI Hypothesis profile, stopping at the first failure; for a
-function file, also the package's own tests of those functions and their
-kink conventions (see :func:`calling_tests`), which check what the records
-cannot: argument checks, their errors, the gradient exactly at a kink. Only
-the realistic operators of :data:`KEPT_OPERATORS` are applied. The score is
-killed / (killed + survived); every survivor is printed with its file,
-line and change. ``--survivors`` runs again only the survivors of each
+the fast CI Hypothesis profile, stopping at the first failure (for a
+function file, the checks of ``test_functions.py`` and those of the
+array-level backward that a static_graph replay calls,
+``test_array_backward.py``); for a function file, also the package's own
+tests of those functions and their kink conventions (see
+:func:`calling_tests`), which check what the records cannot: argument
+checks, their errors, the gradient exactly at a kink. Only the realistic
+operators of :data:`KEPT_OPERATORS` are applied. The score is killed /
+(killed + survived); every survivor is printed with its file, line and
+change. ``--survivors`` runs again only the survivors of each
 file's last session, after the records were widened for them.
 ``--sample 0.1`` runs a tenth of each file's mutants, drawn at random
 (``--seed``), and gives the score with its 95 % interval: an estimate of a
@@ -55,6 +58,10 @@ WORK = ROOT / '.mutation'
 # gradients at kinks (ids test_gradient_at_kink[name-path-dtype]).
 PACKAGE_TESTS = ROOT / 'packages' / 'autograd' / 'tests' / 'functions'
 KINKS = ROOT / 'conformance' / 'test_kinks.py'
+# The records' second check file: array_backward (and array_backward_add),
+# which only a static_graph replay calls, against backward (ids
+# test_array_backward_equals_backward[name-dtype]).
+ARRAY_BACKWARD = ROOT / 'conformance' / 'test_array_backward.py'
 BIN = Path(sys.executable).parent
 
 # The mutants a slip of the pen makes: arithmetic swapped within + - * /
@@ -145,9 +152,30 @@ def importers(module, sources):
     return found
 
 
-def _named_in(node):
+def _strings(node):
+    """The string constants in the code of ``node``."""
+    return {sub.value for sub in ast.walk(node)
+            if isinstance(sub, ast.Constant) and isinstance(sub.value, str)}
+
+
+def _module_strings(tree):
+    """``{name: its strings}`` of the module-level assignments of
+    ``tree`` (``_NAMES = ('n_step_rnn', ...)``, ``CASES = {'linear':
+    ...}``), for decorators that name them."""
+    found = {}
+    for node in tree.body:
+        if isinstance(node, ast.Assign):
+            for target in node.targets:
+                if isinstance(target, ast.Name):
+                    found[target.id] = _strings(node.value)
+    return found
+
+
+def _named_in(node, constants=None):
     """Every attribute and name in the code of the test ``node``, and the
-    strings of its decorators (``parametrize('module', ['lstm'])``)."""
+    strings of its decorators (``parametrize('module', ['lstm'])``), also
+    those of the module-level ``constants`` (:func:`_module_strings`) they
+    name (``parametrize('name', _NAMES)``)."""
     named = set()
     for sub in ast.walk(node):
         if isinstance(sub, ast.Attribute):
@@ -155,23 +183,27 @@ def _named_in(node):
         elif isinstance(sub, ast.Name):
             named.add(sub.id)
     for decorator in node.decorator_list:
-        named |= {sub.value for sub in ast.walk(decorator)
-                  if isinstance(sub, ast.Constant)
-                  and isinstance(sub.value, str)}
+        named |= _strings(decorator)
+        for sub in ast.walk(decorator):
+            if isinstance(sub, ast.Name) and constants:
+                named |= constants.get(sub.id, set())
     return named
 
 
 def calling_tests(functions, sources):
     """The tests of ``sources`` (test file path: source text) that use one
     of the public ``functions`` (``F.relu``, ``relu``, or ``'relu'`` in a
-    decorator): ``{path: [name of a top-level test function or class]}``."""
+    decorator, there or in a module-level constant it names): ``{path:
+    [name of a top-level test function or class]}``."""
     functions = set(functions)
     found = {}
     for path, text in sources.items():
-        names = [node.name for node in ast.parse(text).body
+        tree = ast.parse(text)
+        constants = _module_strings(tree)
+        names = [node.name for node in tree.body
                  if isinstance(node, (ast.FunctionDef, ast.ClassDef))
                  and node.name.lower().startswith('test')
-                 and functions & _named_in(node)]
+                 and functions & _named_in(node, constants)]
         if names:
             found[path] = names
     return found
@@ -304,6 +336,13 @@ def public_functions(modules):
                   and getattr(value, '__module__', None) in modules)
 
 
+def private_name(module):
+    """``(name,)`` of a private helper module (``_numpy_blas``), whose
+    package tests name it rather than a public function; else ``()``."""
+    name = module.rpartition('.')[2]
+    return (name,) if name.startswith('_') else ()
+
+
 def _test_command(names, links=False, functions=()):
     """The pytest command running the records ``names``; for function
     records, also the kink checks of their functions (whose ids the
@@ -321,6 +360,8 @@ def _test_command(names, links=False, functions=()):
         return None
     test = 'links/test_links.py' if links else 'test_functions.py'
     paths = [ROOT / 'conformance' / test] if names else []
+    if names and not links:
+        paths.append(ARRAY_BACKWARD)
     expression = [selection(names, links)] if names else []
     if not links:
         paths += [KINKS, *beside]
@@ -516,9 +557,12 @@ def main(argv=None):
             users = importers(module, sources)
             names = covering(modules, module, users)
             # A file no record checks: the package tests of the functions
-            # it (or, for a private helper, a module importing it) defines.
+            # it (or, for a private helper, a module importing it) defines;
+            # a private helper's own tests too.
             functions = () if names or links else public_functions(
                 {module, *users})
+            if not links:
+                functions = (*functions, *private_name(module))
             command = _test_command(names, links, functions)
             if command is None:
                 print(f'{path.name}: no record or package test checks it, '
