@@ -262,7 +262,9 @@ def test_options_left_out_take_the_documented_defaults(func, ndim,
     output position."""
     rng = numpy.random.default_rng(ndim)
     x = rng.standard_normal((2, 2) + (4,) * ndim)
-    W = rng.standard_normal((3 - ('outsize' in documented), 2) + (3,) * ndim)
+    # A convolution's W is (out, c, k...), a deconvolution's (c, out, k...).
+    deconvolution = 'outsize' in documented
+    W = rng.standard_normal((2 if deconvolution else 3, 2) + (3,) * ndim)
     numpy.testing.assert_array_equal(
         func(x, W, **given).array,
         func(x, W, **{**documented, **given}).array)
