@@ -303,6 +303,16 @@ def test_deconvolution_nd_outsize_must_come_back_to_x(outsize):
         F.deconvolution_nd(x, W, stride=2, outsize=outsize)
 
 
+def test_deconvolution_nd_outsize_of_no_length_is_refused():
+    """An output length of 0 is refused with the options' error, before
+    the node checks it against x (x of length 1 with a kernel of 2 and
+    pad 1 would come back from it)."""
+    x = numpy.zeros((1, 2, 1, 3), numpy.float32)
+    W = numpy.zeros((2, 1, 2, 3), numpy.float32)
+    with pytest.raises(ValueError, match='deconvolution_nd: outsize'):
+        F.deconvolution_nd(x, W, pad=(1, 0), outsize=(0, 5))
+
+
 def test_convolution_nd_needs_spatial_axes():
     with pytest.raises(ValueError, match='convolution_nd: x must'):
         F.convolution_nd(numpy.zeros((2, 3), numpy.float32),
