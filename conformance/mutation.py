@@ -11,13 +11,16 @@ function records) or else under ``packages/links/src/kusari/links/`` (the
 links, checked by the link records). Each file of a target gets its
 own cosmic-ray session (in ``.mutation/``), whose test command runs only
 the conformance records that reach that file (see :func:`covering`), with
-the fast CI Hypothesis profile, stopping at the first failure; for a
-function file, also the package's own tests of those functions and their
-kink conventions (see :func:`calling_tests`), which check what the records
-cannot: argument checks, their errors, the gradient exactly at a kink. Only
-the realistic operators of :data:`KEPT_OPERATORS` are applied. The score is
-killed / (killed + survived); every survivor is printed with its file,
-line and change. ``--survivors`` runs again only the survivors of each
+the fast CI Hypothesis profile, stopping at the first failure (for a
+function file, the checks of ``test_functions.py`` and those of the
+array-level backward that a static_graph replay calls,
+``test_array_backward.py``); for a function file, also the package's own
+tests of those functions and their kink conventions (see
+:func:`calling_tests`), which check what the records cannot: argument
+checks, their errors, the gradient exactly at a kink. Only the realistic
+operators of :data:`KEPT_OPERATORS` are applied. The score is killed /
+(killed + survived); every survivor is printed with its file, line and
+change. ``--survivors`` runs again only the survivors of each
 file's last session, after the records were widened for them.
 ``--sample 0.1`` runs a tenth of each file's mutants, drawn at random
 (``--seed``), and gives the score with its 95 % interval: an estimate of a
@@ -61,6 +64,10 @@ KINKS = ROOT / 'conformance' / 'test_kinks.py'
 # tests of Variable, run whole.
 VARIABLE_METHODS = f'{FUNCTIONS_PACKAGE}._variable_methods'
 VARIABLE_TESTS = ROOT / 'packages' / 'autograd' / 'tests' / 'test_variable.py'
+# The records' second check file: array_backward (and array_backward_add),
+# which only a static_graph replay calls, against backward (ids
+# test_array_backward_equals_backward[name-dtype]).
+ARRAY_BACKWARD = ROOT / 'conformance' / 'test_array_backward.py'
 BIN = Path(sys.executable).parent
 
 # The mutants a slip of the pen makes: arithmetic swapped within + - * /
@@ -151,50 +158,58 @@ def importers(module, sources):
     return found
 
 
-def _code_names(node):
-    """Every attribute and name in the code of ``node``."""
+def _names(node, strings=False):
+    """Every attribute and name in the code of ``node``; with
+    ``strings``, its string constants too."""
     named = set()
     for sub in ast.walk(node):
         if isinstance(sub, ast.Attribute):
             named.add(sub.attr)
         elif isinstance(sub, ast.Name):
             named.add(sub.id)
+        elif strings and isinstance(sub, ast.Constant) and isinstance(
+                sub.value, str):
+            named.add(sub.value)
     return named
 
 
-def _named_in(node, assigned):
-    """Every attribute and name in the code of the test ``node`` and in
-    the module-level assignments ``assigned`` (name: its names) that it
-    reads (a table of cases: ``CASES = {'matmul': (F.matmul, ...)}``),
-    and the strings of its decorators (``parametrize('module',
-    ['lstm'])``)."""
-    named = _code_names(node)
-    for name in list(named):
-        named |= assigned.get(name, set())
+def _tables(tree):
+    """``{name: its names and strings}`` of the module-level assignments
+    of ``tree``: the tables of cases a test reads or parametrizes over
+    (``CASES = {'matmul': (F.matmul, ...)}``, ``_NAMES = ('n_step_rnn',
+    ...)``)."""
+    return {target.id: _names(node.value, strings=True)
+            for node in tree.body if isinstance(node, ast.Assign)
+            for target in node.targets if isinstance(target, ast.Name)}
+
+
+def _named_in(node, tables):
+    """Every attribute and name in the code of the test ``node``, the
+    strings of its decorators (``parametrize('module', ['lstm'])``), and
+    what the module-level ``tables`` it names hold (see
+    :func:`_tables`)."""
+    named = _names(node)
     for decorator in node.decorator_list:
-        named |= {sub.value for sub in ast.walk(decorator)
-                  if isinstance(sub, ast.Constant)
-                  and isinstance(sub.value, str)}
+        named |= _names(decorator, strings=True)
+    for name in list(named):
+        named |= tables.get(name, set())
     return named
 
 
 def calling_tests(functions, sources):
     """The tests of ``sources`` (test file path: source text) that use one
     of the public ``functions`` (``F.relu``, ``relu``, ``'relu'`` in a
-    decorator, or one of them in a module-level table the test reads):
-    ``{path: [name of a top-level test function or class]}``."""
+    decorator, or one of them in a module-level table of cases the test
+    names): ``{path: [name of a top-level test function or class]}``."""
     functions = set(functions)
     found = {}
     for path, text in sources.items():
-        body = ast.parse(text).body
-        assigned = {target.id: _code_names(node.value) for node in body
-                    if isinstance(node, ast.Assign)
-                    for target in node.targets
-                    if isinstance(target, ast.Name)}
-        names = [node.name for node in body
+        tree = ast.parse(text)
+        tables = _tables(tree)
+        names = [node.name for node in tree.body
                  if isinstance(node, (ast.FunctionDef, ast.ClassDef))
                  and node.name.lower().startswith('test')
-                 and functions & _named_in(node, assigned)]
+                 and functions & _named_in(node, tables)]
         if names:
             found[path] = names
     return found
@@ -337,12 +352,20 @@ def public_functions(modules):
                   and getattr(value, '__module__', None) in modules)
 
 
+def private_name(module):
+    """``(name,)`` of a private helper module (``_numpy_blas``), whose
+    package tests name it rather than a public function; else ``()``."""
+    name = module.rpartition('.')[2]
+    return (name,) if name.startswith('_') else ()
+
+
 def checks(path, links=False):
     """What checks the source file ``path``: the names of the records
     reaching it, the public functions whose package tests run beside
     them, those the file and the modules importing it define (the tests
     of hstack check concat.py; a file no record checks, such as a metric,
-    has those alone), and the test files run whole (Variable's for its
+    has those alone) or, for a private helper, whose tests name it
+    (``_numpy_blas``), and the test files run whole (Variable's for its
     operators' module, which no function module imports)."""
     if links:
         sources = package_sources(LINKS)
@@ -355,8 +378,10 @@ def checks(path, links=False):
         return operator_records(modules), (), (VARIABLE_TESTS,)
     users = importers(module, sources)
     names = covering(modules, module, users)
-    return (names, () if links else public_functions({module, *users}),
-            ())
+    if links:
+        return names, (), ()
+    return (names, (*public_functions({module, *users}),
+                    *private_name(module)), ())
 
 
 def _test_command(names, links=False, functions=(), tests=()):
@@ -375,6 +400,8 @@ def _test_command(names, links=False, functions=(), tests=()):
         return None
     test = 'links/test_links.py' if links else 'test_functions.py'
     paths = [ROOT / 'conformance' / test] if names else []
+    if names and not links:
+        paths.append(ARRAY_BACKWARD)
     expression = [selection(names, links)] if names else []
     if not links:
         paths += [KINKS, *beside]

@@ -192,10 +192,23 @@ def test_calling_tests_take_the_tests_that_use_a_function():
         "    def test_method(self):\n"
         "        relu(x)\n"
         "def helper():\n"
-        "    F.relu(x)\n"),
+        "    F.relu(x)\n"
+        "NAMES = ('relu', 'elu')\n"
+        "CASES = {'relu': 1, 'tanh': 2}\n"
+        "OTHER = ('tanh',)\n"
+        "@pytest.mark.parametrize('name', NAMES)\n"
+        "def test_by_a_constant(name):\n"
+        "    getattr(F, name)(x)\n"
+        "@pytest.mark.parametrize('name', sorted(CASES))\n"
+        "def test_by_a_key(name):\n"
+        "    CASES[name](x)\n"
+        "@pytest.mark.parametrize('name', OTHER)\n"
+        "def test_by_another_constant(name):\n"
+        "    getattr(F, name)(x)\n"),
         'test_b.py': "def test_none():\n    F.tanh(x)\n"}
     assert mutation.calling_tests({'relu'}, sources) == {
-        'test_a.py': ['test_uses_it', 'test_by_name', 'TestReLU']}
+        'test_a.py': ['test_uses_it', 'test_by_name', 'TestReLU',
+                      'test_by_a_constant', 'test_by_a_key']}
 
 
 def test_calling_tests_read_the_module_level_tables_a_test_reads():
@@ -222,11 +235,23 @@ def test_operator_records_map_to_the_module_of_their_node_classes():
 def test_function_files_also_run_their_package_tests_and_kinks():
     command = mutation._test_command(['clipped_relu', 'relu6'])
     assert str(mutation.KINKS) in command
+    assert str(mutation.ARRAY_BACKWARD) in command
     assert 'test_activation_options.py' in command
     assert 'test_clipped_relu_bound_and_relu6' in command
     assert '[relu6: or' in command
     links = mutation._test_command(['Linear'], links=True)
     assert str(mutation.KINKS) not in links
+    assert str(mutation.ARRAY_BACKWARD) not in links
+
+
+def test_a_private_helper_also_runs_the_package_tests_naming_it():
+    assert mutation.private_name(f'{F}.connection._numpy_blas') == (
+        '_numpy_blas',)
+    assert mutation.private_name(f'{F}.connection.linear') == ()
+    assert mutation.private_name(f'{F}.connection') == ()
+    command = mutation._test_command(['linear'], functions=['_numpy_blas'])
+    assert 'test_connection_numpy_blas.py' in command
+    assert 'test_gemm_add_adds_the_product_in_place' in command
 
 
 def test_a_file_without_records_runs_the_package_tests_of_its_functions():
@@ -235,6 +260,7 @@ def test_a_file_without_records_runs_the_package_tests_of_its_functions():
     command = mutation._test_command([], functions=['accuracy'])
     assert 'test_evaluation.py' in command
     assert 'test_functions.py' not in command
+    assert str(mutation.ARRAY_BACKWARD) not in command
     assert mutation._test_command([], functions=['no_such_function']) is None
     assert mutation._test_command([], links=True) is None
 

@@ -284,6 +284,8 @@ record('linear', F.linear, reference=_linear_reference,
 
 
 def _bilinear_reference(e1, e2, W, V1=None, V2=None, b=None):
+    e1 = e1.reshape(len(e1), W.shape[0])
+    e2 = e2.reshape(len(e2), W.shape[1])
     y = numpy.einsum('ni,nj,ijk->nk', e1, e2, W)
     if V1 is not None:
         y += e1 @ V1 + e2 @ V2 + b
@@ -292,10 +294,15 @@ def _bilinear_reference(e1, e2, W, V1=None, V2=None, b=None):
 
 @st.composite
 def _bilinear_sample(draw, linear_terms):
+    """e1 and e2 of one or two axes after the batch's (the function
+    flattens them)."""
     n = _batch(draw)
-    i, j, k = (draw(st.integers(1, 3)) for _ in range(3))
+    tails = [tuple(draw(st.lists(st.integers(1, 2), min_size=1,
+                                 max_size=2))) for _ in range(2)]
+    i, j = (int(numpy.prod(tail)) for tail in tails)
+    k = draw(st.integers(1, 3))
     arrays = [draw(floats(shape=shape, low=-1, high=1)) for shape in
-              ((n, i), (n, j), (i, j, k))]
+              ((n,) + tails[0], (n,) + tails[1], (i, j, k))]
     if linear_terms:
         arrays += [draw(floats(shape=shape, low=-1, high=1))
                    for shape in ((i, k), (j, k), (k,))]
@@ -346,7 +353,10 @@ def _shift_sample(draw):
     k = ksize if isinstance(ksize, int) else ksize[0] * ksize[1]
     x = draw(floats(shape=(n, k * k if isinstance(ksize, int) else k + 1,
                            3, 4)))
-    return sample(x, ksize=ksize, dilate=draw(st.sampled_from([1, 2, -1])))
+    # Shifts of 3 and 4 (dilate -3, 4) reach past x's 3 rows: those
+    # groups are shifted out whole.
+    return sample(x, ksize=ksize,
+                  dilate=draw(st.sampled_from([1, 2, -1, -3, 4])))
 
 
 def _shift_reference(x, ksize=3, dilate=1):
@@ -374,7 +384,7 @@ record('shift', F.shift, reference=_shift_reference,
        inputs=_shift_sample())
 
 
-def _deformable_reference(x, offset, W, b, stride=1, pad=0):
+def _deformable_reference(x, offset, W, b=None, stride=1, pad=0):
     n, c, h, w = x.shape
     out_c, _, kh, kw = W.shape
     _, _, out_h, out_w = offset.shape
@@ -387,7 +397,7 @@ def _deformable_reference(x, offset, W, b, stride=1, pad=0):
             sx = j * stride + q + offset[m, tap, i, j]
             sy = i * stride + p + offset[m, kh * kw + tap, i, j]
             y[m, :, i, j] += W[:, :, p, q] @ _bilinear_at(padded[m], sy, sx)
-    return y + b.reshape(1, -1, 1, 1)
+    return y if b is None else y + b.reshape(1, -1, 1, 1)
 
 
 def _bilinear_at(image, y, x):
@@ -402,17 +412,32 @@ def _bilinear_at(image, y, x):
 
 @st.composite
 def _deformable_sample(draw):
+    """Kernels of one to three rows and columns (not always square), one
+    to three channels, the bias and ``stride`` and ``pad`` sometimes left
+    to their defaults."""
     n = _batch(draw)
-    stride, pad = draw(st.integers(1, 2)), draw(st.integers(0, 1))
-    x = draw(floats(shape=(n, 2, 4, 4), low=-1, high=1))
-    out = (4 + 2 * pad - 2) // stride + 1
+    c, out_c = draw(st.integers(1, 3)), draw(st.integers(1, 2))
+    kh, kw = draw(st.integers(1, 3)), draw(st.integers(1, 3))
+    options = {}
+    if draw(st.booleans()):
+        options['stride'] = draw(st.integers(1, 2))
+    if draw(st.booleans()):
+        options['pad'] = draw(st.integers(0, 1))
+    stride, pad = options.get('stride', 1), options.get('pad', 0)
+    # The padded input has two rows and columns at least: the sampling
+    # grid's coordinates are normalized by its sides less one (in Chainer
+    # too, which gives NaN for a side of one; Kusari divides by zero).
+    h, w = (max(k + draw(st.integers(0, 2)), 2 - 2 * pad) for k in (kh, kw))
+    x = draw(floats(shape=(n, c, h, w), low=-1, high=1))
+    out_h = (h + 2 * pad - kh) // stride + 1
+    out_w = (w + 2 * pad - kw) // stride + 1
     # Offsets keep clear of integer sample positions, where bilinear
     # sampling has kinks.
-    offset = draw(floats(shape=(n, 8, out, out), low=-0.9, high=0.9,
-                         away_from=[0.0], margin=0.15))
-    W = draw(floats(shape=(2, 2, 2, 2), low=-1, high=1))
-    b = draw(floats(shape=(2,), low=-1, high=1))
-    return sample(x, offset, W, b, stride=stride, pad=pad)
+    offset = draw(floats(shape=(n, 2 * kh * kw, out_h, out_w), low=-0.9,
+                         high=0.9, away_from=[0.0], margin=0.15))
+    W = draw(floats(shape=(out_c, c, kh, kw), low=-1, high=1))
+    b = draw(floats(shape=(out_c,), low=-1, high=1))
+    return sample(*_optional_bias(draw, (x, offset, W), b), **options)
 
 
 record('deformable_convolution_2d_sampler',

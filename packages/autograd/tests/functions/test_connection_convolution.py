@@ -237,6 +237,82 @@ def test_deconvolution_bad_outsize():
         F.deconvolution_2d(x, W, stride=2, outsize=(20, 7))
 
 
+_CONVOLUTION_DEFAULTS = dict(stride=1, pad=0, cover_all=False, dilate=1,
+                             groups=1)
+_DECONVOLUTION_DEFAULTS = dict(stride=1, pad=0, outsize=None, dilate=1,
+                               groups=1)
+
+
+@pytest.mark.parametrize('given', [{}, {'stride': 2}])
+@pytest.mark.parametrize('func,ndim,documented', [
+    (F.convolution_1d, 1, _CONVOLUTION_DEFAULTS),
+    (F.convolution_2d, 2, _CONVOLUTION_DEFAULTS),
+    (F.convolution_3d, 3, _CONVOLUTION_DEFAULTS),
+    (F.convolution_nd, 2, _CONVOLUTION_DEFAULTS),
+    (F.dilated_convolution_2d, 2,
+     dict(stride=1, pad=0, dilate=1, cover_all=False)),
+    (F.depthwise_convolution_2d, 2, dict(stride=1, pad=0)),
+    (F.deconvolution_1d, 1, _DECONVOLUTION_DEFAULTS),
+    (F.deconvolution_2d, 2, _DECONVOLUTION_DEFAULTS),
+    (F.deconvolution_3d, 3, _DECONVOLUTION_DEFAULTS),
+    (F.deconvolution_nd, 2, _DECONVOLUTION_DEFAULTS)])
+def test_options_left_out_take_the_documented_defaults(func, ndim,
+                                                       documented, given):
+    """Lengths of 4 with a kernel of 3: with stride 2, cover_all adds an
+    output position."""
+    rng = numpy.random.default_rng(ndim)
+    x = rng.standard_normal((2, 2) + (4,) * ndim)
+    # A convolution's W is (out, c, k...), a deconvolution's (c, out, k...).
+    deconvolution = 'outsize' in documented
+    W = rng.standard_normal((2 if deconvolution else 3, 2) + (3,) * ndim)
+    numpy.testing.assert_array_equal(
+        func(x, W, **given).array,
+        func(x, W, **{**documented, **given}).array)
+
+
+@pytest.mark.parametrize('length,k,stride,pad,cover_all,fits', [
+    (2, 3, 1, 0, False, False), (3, 3, 1, 0, False, True),
+    (1, 3, 1, 1, False, True), (2, 3, 2, 0, False, False),
+    (2, 3, 2, 0, True, True), (1, 4, 2, 1, False, False),
+    (1, 4, 2, 1, True, True), (1, 4, 3, 1, True, True)])
+def test_convolution_nd_kernel_must_fit_the_padded_input(
+        length, k, stride, pad, cover_all, fits):
+    """The kernel must fit in x padded by pad on each side, and by stride
+    - 1 more with cover_all: an output of one position at least."""
+    x = numpy.zeros((1, 1, 4, length), numpy.float32)
+    W = numpy.zeros((1, 1, 1, k), numpy.float32)
+    options = dict(stride=(1, stride), pad=(0, pad), cover_all=cover_all)
+    if fits:
+        assert F.convolution_nd(x, W, **options).shape[3] >= 1
+    else:
+        with pytest.raises(type_check.InvalidType, match='ConvolutionND'):
+            F.convolution_nd(x, W, **options)
+
+
+@pytest.mark.parametrize('outsize', [(5, 7), (9, 7), (7, 5), (7, 9)])
+def test_deconvolution_nd_outsize_must_come_back_to_x(outsize):
+    """Each output length must be one whose convolution (with or without
+    cover_all) has x's length: for 3 with a kernel of 3 and stride 2,
+    6 to 8."""
+    x = numpy.zeros((1, 2, 3, 3), numpy.float32)
+    W = numpy.zeros((2, 1, 3, 3), numpy.float32)
+    for good in ((6, 8), (8, 6), (7, 7)):
+        assert F.deconvolution_nd(x, W, stride=2, outsize=good).shape == \
+            (1, 1) + good
+    with pytest.raises(type_check.InvalidType, match='DeconvolutionND'):
+        F.deconvolution_nd(x, W, stride=2, outsize=outsize)
+
+
+def test_deconvolution_nd_outsize_of_no_length_is_refused():
+    """An output length of 0 is refused with the options' error, before
+    the node checks it against x (x of length 1 with a kernel of 2 and
+    pad 1 would come back from it)."""
+    x = numpy.zeros((1, 2, 1, 3), numpy.float32)
+    W = numpy.zeros((2, 1, 2, 3), numpy.float32)
+    with pytest.raises(ValueError, match='deconvolution_nd: outsize'):
+        F.deconvolution_nd(x, W, pad=(1, 0), outsize=(0, 5))
+
+
 def test_convolution_nd_needs_spatial_axes():
     with pytest.raises(ValueError, match='convolution_nd: x must'):
         F.convolution_nd(numpy.zeros((2, 3), numpy.float32),
@@ -254,6 +330,29 @@ def test_1d_and_3d_forms_want_their_spatial_axes(func, ndim):
     with pytest.raises(ValueError, match=f'should be {ndim}. But the actual '
                                          f'ndim was 2'):
         func(x, W)
+
+
+@pytest.mark.parametrize('x_shape,x_dtype,gy_shape,gy_dtype,needle', [
+    ((2, 3, 5), numpy.float32, (2, 4, 4), numpy.float64, 'gy.dtype'),
+    ((2, 3, 5), numpy.float32, (2, 4, 4), numpy.float16, 'gy.dtype'),
+    ((2, 3, 5), numpy.int32, (2, 4, 4), numpy.int32, 'x.dtype.kind == f'),
+    ((2, 3, 5, 1), numpy.float32, (2, 4, 4), numpy.float32, 'x.ndim == 3'),
+    ((2, 3), numpy.float32, (2, 4, 4), numpy.float32, 'x.ndim == 3'),
+    ((2, 3, 5), numpy.float32, (2, 4, 4, 1), numpy.float32, 'gy.ndim == 3'),
+    ((2, 3, 5), numpy.float32, (2, 4), numpy.float32, 'gy.ndim == 3'),
+    ((2, 3, 5), numpy.float32, (1, 4, 4), numpy.float32, 'x.shape[0]'),
+    ((1, 3, 5), numpy.float32, (2, 4, 4), numpy.float32, 'x.shape[0]')])
+def test_filter_gradient_node_checks_x_and_gy(x_shape, x_dtype, gy_shape,
+                                              gy_dtype, needle):
+    """The node of a 1-d convolution's filter gradient, applied as
+    Chainer's may be: a float x and a gy of its dtype, both of three axes,
+    of one batch."""
+    node = convolution_nd.ConvolutionND(1)
+    x = numpy.ones(x_shape, x_dtype)
+    gy = numpy.ones(gy_shape, gy_dtype)
+    with pytest.raises(type_check.InvalidType) as info:
+        convolution_nd.ConvolutionNDGradW(node, (2,)).apply((x, gy))
+    assert needle in str(info.value)
 
 
 @pytest.mark.parametrize('node_class', [

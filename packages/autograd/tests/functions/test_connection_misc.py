@@ -8,6 +8,7 @@ import pytest
 from kusari.autograd import functions as F
 from kusari.autograd.function_node import grad
 from kusari.autograd.functions.connection import _numpy_blas
+from kusari.autograd.utils import type_check
 from kusari.autograd.variable import Variable
 
 
@@ -100,6 +101,19 @@ def test_linear_used_at_every_step_sums_its_gradients(
                                   rtol=tolerance)
 
 
+@pytest.mark.parametrize('x_dtype,w_dtype,needle', [
+    (numpy.int32, numpy.float32, "x.dtype.kind == 'f'"),
+    (numpy.bool_, numpy.float32, "x.dtype.kind == 'f'"),
+    (numpy.complex64, numpy.float32, "x.dtype.kind == 'f'"),
+    (numpy.float32, numpy.int32, "W.dtype.kind == 'f'"),
+    (numpy.float32, numpy.bool_, "W.dtype.kind == 'f'"),
+    (numpy.float32, numpy.complex64, "W.dtype.kind == 'f'")])
+def test_linear_wants_float_x_and_w(x_dtype, w_dtype, needle):
+    with pytest.raises(type_check.InvalidType) as info:
+        F.linear(numpy.ones((2, 3), x_dtype), numpy.ones((4, 3), w_dtype))
+    assert needle.replace("'", '') in str(info.value)
+
+
 @pytest.mark.parametrize('n_batch_axes', [0, -1, 1.0, True])
 def test_linear_bad_n_batch_axes(n_batch_axes):
     with pytest.raises(ValueError, match='linear: n_batch_axes'):
@@ -163,3 +177,74 @@ def test_bilinear_needs_all_or_no_linear_terms():
     e = numpy.zeros((2, 3))
     with pytest.raises(ValueError, match='bilinear: give all'):
         F.bilinear(e, e, numpy.zeros((3, 3, 2)), V1=numpy.zeros((3, 2)))
+
+
+@pytest.mark.parametrize('x_shape,w_shape', [
+    ((1, 2, 4, 4), (2, 3, 2, 2)), ((1, 3, 4, 4), (2, 2, 2, 2)),
+    ((1, 2, 4), (2, 2, 2, 2)), ((1, 2, 4, 4, 1), (2, 2, 2, 2)),
+    ((1, 2, 4, 4), (2, 2, 2)), ((1, 2, 4, 4), (2, 2, 2, 2, 1))])
+def test_depthwise_and_deformable_want_x_and_w_of_one_c(x_shape, w_shape):
+    """x ``(n, c, h, w)`` and W of four axes, whose second is c: each
+    axis count above and below, a W of more and of fewer channels."""
+    x = numpy.zeros(x_shape)
+    W = numpy.zeros(w_shape)
+    with pytest.raises(ValueError, match='depthwise_convolution_2d: x must '
+                                         r'be \(n, c, h, w\)'):
+        F.depthwise_convolution_2d(x, W)
+    offset = numpy.zeros((1, 8, 3, 3))
+    with pytest.raises(ValueError, match='deformable_convolution_2d_sampler: '
+                                         r'x must be \(n, c, h, w\)'):
+        F.deformable_convolution_2d_sampler(x, offset, W)
+
+
+@pytest.mark.parametrize('x_shape,w_shape', [
+    ((1, 2, 4, 4), (2, 3, 3, 3, 2, 2)), ((1, 3, 4, 4), (2, 3, 3, 2, 2, 2)),
+    ((1, 2, 4), (2, 3, 3, 2, 2, 2)), ((1, 2, 4, 4, 1), (2, 3, 3, 2, 2, 2)),
+    ((1, 2, 4, 4), (2, 3, 3, 2, 2)), ((1, 2, 4, 4), (2, 3, 3, 2, 2, 2, 1))])
+def test_local_convolution_wants_x_and_w_of_one_c(x_shape, w_shape):
+    with pytest.raises(ValueError, match=r'local_convolution_2d: x must be '
+                                         r'\(n, c, h, w\)'):
+        F.local_convolution_2d(numpy.zeros(x_shape), numpy.zeros(w_shape))
+
+
+@pytest.mark.parametrize('outputs', [(2, 3), (4, 3), (3, 2), (3, 4)])
+def test_local_convolution_wants_w_for_every_output(outputs):
+    """x 4 x 4 with a 2 x 2 kernel: 3 x 3 outputs, so W (out, 3, 3, c, 2,
+    2); W for more or fewer rows or columns is refused."""
+    x = numpy.zeros((1, 2, 4, 4))
+    W = numpy.zeros((2,) + outputs + (2, 2, 2))
+    with pytest.raises(ValueError, match=f'local_convolution_2d: W is for '
+                                         f'{outputs[0]} x {outputs[1]} '
+                                         f'outputs.* gives 3 x 3'):
+        F.local_convolution_2d(x, W)
+
+
+@pytest.mark.parametrize('offset_shape', [
+    (1, 8, 3, 3), (2, 8, 2, 2), (1, 7, 2, 2), (1, 9, 2, 2), (1, 8, 2, 3)])
+def test_deformable_convolution_wants_an_offset_per_tap_and_output(
+        offset_shape):
+    """x 3 x 3 with a 2 x 2 kernel: offsets (n, 2 * 4, 2, 2)."""
+    x = numpy.zeros((1, 2, 3, 3))
+    W = numpy.zeros((2, 2, 2, 2))
+    with pytest.raises(ValueError, match=r'offset must have shape \(1, 8, '
+                                         r'2, 2\)'):
+        F.deformable_convolution_2d_sampler(x, numpy.zeros(offset_shape), W)
+
+
+@pytest.mark.parametrize('e1_shape,e2_shape', [
+    ((), (2, 3)), ((2, 3), ()), ((2, 3), (3, 3)), ((3, 3), (2, 3))])
+def test_bilinear_wants_e1_and_e2_of_one_batch(e1_shape, e2_shape):
+    with pytest.raises(ValueError, match='bilinear: e1 and e2 must share '
+                                         'the batch axis'):
+        F.bilinear(numpy.zeros(e1_shape), numpy.zeros(e2_shape),
+                   numpy.zeros((3, 3, 2)))
+
+
+@pytest.mark.parametrize('w_shape', [
+    (3, 4), (3, 4, 2, 1), (2, 4, 2), (4, 4, 2), (3, 3, 2), (3, 5, 2)])
+def test_bilinear_wants_w_of_e1_and_e2_sides(w_shape):
+    """e1 (2, 3) and e2 (2, 2, 2), flattened to (2, 4): W (3, 4, K)."""
+    with pytest.raises(ValueError, match=r'bilinear: W must have shape '
+                                         r'\(3, 4, K\)'):
+        F.bilinear(numpy.zeros((2, 3)), numpy.zeros((2, 2, 2)),
+                   numpy.zeros(w_shape))

@@ -204,6 +204,14 @@ def _mistyped_weight():
     ({'xs': []}, 'n_step_lstm: xs must be a non-empty list'),
     ({'cx': None}, 'n_step_lstm: cx must be a Variable or an array; got '
                    'NoneType'),
+    ({'xs': [Variable(numpy.zeros(3)), Variable(numpy.zeros((2, 3)))]},
+     r'n_step_lstm: xs\[0\] must be a \(B_t, '),
+    ({'hx': numpy.zeros((2, 3, 2), bool)},
+     'n_step_lstm: hx must be of a float dtype'),
+    ({'hx': numpy.zeros((2, 3, 2), numpy.complex128)},
+     'n_step_lstm: hx must be of a float dtype'),
+    ({'hx': numpy.zeros((2, 3, 2), numpy.int32)},
+     'n_step_lstm: hx must be of a float dtype'),
     ({'n_layers': 0}, 'n_step_lstm: n_layers must be a positive int'),
     ({'dropout_ratio': 1.0}, r'n_step_lstm: dropout_ratio must be in'),
 ])

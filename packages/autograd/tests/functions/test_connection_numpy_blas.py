@@ -65,6 +65,43 @@ def test_gemm_add_adds_the_product_in_place(dtype, k, m, n, a_layout,
     numpy.testing.assert_array_equal(b_seen, b)
 
 
+def _overlapping_rows(x):
+    """A matrix of x's shape whose rows overlap: each one item after the
+    other (BLAS cannot read it in place)."""
+    base = numpy.arange(sum(x.shape), dtype=x.dtype) / 7
+    return numpy.lib.stride_tricks.as_strided(base, x.shape,
+                                              (x.itemsize, x.itemsize))
+
+
+def _odd_column_step(x):
+    """x's values in columns whose step is no whole number of items (BLAS
+    cannot read it in place); the rows of a column are next to each
+    other."""
+    rows, columns = x.shape
+    step = rows * x.itemsize + 2
+    odd = numpy.ndarray(x.shape, x.dtype,
+                        numpy.zeros(columns * step, numpy.uint8),
+                        strides=(x.itemsize, step))
+    odd[...] = x
+    return odd
+
+
+@pytest.mark.parametrize('dtype', DTYPES)
+@pytest.mark.parametrize('layout', [_overlapping_rows, _odd_column_step])
+def test_gemm_add_copies_what_blas_cannot_read(dtype, layout):
+    if _numpy_blas.gemm(numpy.dtype(dtype)) is None:
+        pytest.skip("NumPy's BLAS gemm is not found here")
+    rng = numpy.random.default_rng(1)
+    a = layout(rng.standard_normal((5, 4)).astype(dtype))
+    b = rng.standard_normal((5, 3)).astype(dtype)
+    c = rng.standard_normal((4, 3)).astype(dtype)
+    expected = c + a.T @ b
+    assert _numpy_blas.gemm_add(c, a, b) is True
+    tolerance = 1e-5 if dtype == numpy.float32 else 1e-12
+    numpy.testing.assert_allclose(c, expected, rtol=tolerance,
+                                  atol=tolerance)
+
+
 def test_gemm_add_of_empty_operands():
     c = numpy.ones((3, 2), numpy.float32)
     assert _numpy_blas.gemm_add(c, numpy.zeros((0, 3), numpy.float32),
