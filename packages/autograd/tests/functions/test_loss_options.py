@@ -138,6 +138,22 @@ def test_hinge_type_checks_and_empty_batch():
         assert x.grad.shape == (0, 3)
 
 
+def test_hinge_mean_of_one_example():
+    # The mean over a batch of one example is its sum (divided by N = 1,
+    # in the forward and the backward), for either norm.
+    sign = numpy.array([[1, 1, -1]], numpy.float32)
+    margin = numpy.maximum(0, 1 + sign * X[:1])
+    for norm, grad in (('L1', sign * (margin > 0)),
+                       ('L2', 2 * margin * sign)):
+        x = Variable(X[:1].copy())
+        loss = F.hinge(x, numpy.array([2], numpy.int32), norm=norm)
+        loss.backward()
+        numpy.testing.assert_allclose(
+            loss.array, (margin ** (1 if norm == 'L1' else 2)).sum(),
+            rtol=1e-6)
+        numpy.testing.assert_allclose(x.grad, grad, rtol=1e-6)
+
+
 def test_contrastive_and_triplet():
     y = numpy.array([1, 0, 0, 1], numpy.int32)
     d = numpy.sqrt(((X - X2) ** 2).sum(axis=1))
