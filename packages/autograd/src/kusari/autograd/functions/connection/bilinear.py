@@ -30,10 +30,10 @@ def bilinear(e1, e2, W, V1=None, V2=None, b=None):
     if any(given) and not all(given):
         raise ValueError('bilinear: give all of V1, V2 and b, or none')
     e1, e2, W = as_variable(e1), as_variable(e2), as_variable(W)
-    if e1.ndim < 1 or e2.ndim < 1 or e1.shape[0] != e2.shape[0]:
+    if e1.ndim < 2 or e2.ndim < 2 or e1.shape[0] != e2.shape[0]:
         raise ValueError(
-            f'bilinear: e1 and e2 must share the batch axis; got shapes '
-            f'{e1.shape} and {e2.shape}')
+            f'bilinear: e1 and e2 must share the batch axis and have '
+            f'features after it; got shapes {e1.shape} and {e2.shape}')
     n = e1.shape[0]
     e1 = reshape(e1, (n, e1.size // n if n else W.shape[0]))
     e2 = reshape(e2, (n, e2.size // n if n else W.shape[1]))
