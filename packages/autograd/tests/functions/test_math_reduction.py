@@ -14,6 +14,7 @@ from kusari.array import configuration
 from kusari.autograd import function_node
 from kusari.autograd import functions as F
 from kusari.autograd.functions.math.matmul import MatMul
+from kusari.autograd.functions.math.sum import Sum
 from kusari.autograd.utils import type_check
 from kusari.autograd.utils.sparse import CooMatrix
 from kusari.autograd.utils.sparse import to_coo
@@ -27,6 +28,42 @@ def _grad(y, x, gy=None):
         gy = numpy.ones(y.shape, y.dtype)
     gx, = function_node.grad([y], [x], [gy])
     return gx.array
+
+
+# -- sum, and the axis checks every reduction shares -------------------------
+
+
+@pytest.mark.parametrize('func', [F.sum, F.max, F.mean, F.prod, F.logsumexp])
+def test_reductions_check_each_axis_against_x(func):
+    # As Chainer: an axis past either end of x is an InvalidType; the
+    # first and the last axis, each way round, are taken.
+    for axis in (2, 3, -3, -4, (0, 2), (-3, 1)):
+        with pytest.raises(type_check.InvalidType, match='ndim'):
+            func(X, axis=axis)
+    for axis in (0, 1, -1, -2, (1, -2)):
+        assert func(X, axis=axis).shape == numpy.sum(X, axis=axis).shape
+    for axis in (0, -1):
+        with pytest.raises(type_check.InvalidType, match='ndim'):
+            func(numpy.array(1.0, numpy.float32), axis=axis)
+
+
+@pytest.mark.parametrize('axis, error, match', [
+    (True, TypeError, 'axis must be None, an int or a tuple of ints'),
+    ((0, False), TypeError, 'axis must be None'),
+    (1.0, TypeError, 'axis must be None'),
+    ((0, 1.0), TypeError, 'axis must be None'),
+    ([0, 1], TypeError, 'axis must be None'),
+    ((1, 1), ValueError, r'duplicate value in axis: \(1, 1\)'),
+])
+def test_sum_rejects_a_bad_axis_at_call_time(axis, error, match):
+    with pytest.raises(error, match='sum: ' + match):
+        F.sum(X, axis=axis)
+
+
+def test_sum_node_defaults_to_every_axis_and_no_kept_axes():
+    # Chainer's chainer.functions.math.sum.Sum(), built by hand.
+    y, = Sum().apply((X,))
+    assert y.shape == () and y.array == F.sum(X).array == 15
 
 
 # -- max, min, argmax, argmin --------------------------------------------

@@ -48,7 +48,6 @@ def keepdims_shape(in_shape, axis):
 class Sum(function_node.FunctionNode):
     """Sum over axes; the gradient broadcasts back."""
 
-    keepdims = False
     type_check_attributes = ('axis',)
 
     def __init__(self, axis=None, keepdims=False):
