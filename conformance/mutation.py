@@ -11,17 +11,17 @@ function records) or else under ``packages/links/src/kusari/links/`` (the
 links, checked by the link records). Each file of a target gets its
 own cosmic-ray session (in ``.mutation/``), whose test command runs only
 the conformance records that reach that file (see :func:`covering`), with
-the fast CI Hypothesis profile, stopping at the first failure (for a
-function file, the checks of ``test_functions.py`` and those of the
-array-level backward that a static_graph replay calls,
-``test_array_backward.py``); for a function file, also the package's own
-tests of those functions and their kink conventions (see
-:func:`calling_tests`), which check what the records cannot: argument
-checks, their errors, the gradient exactly at a kink. Only the realistic
-operators of :data:`KEPT_OPERATORS` are applied. The score is killed /
-(killed + survived); every survivor is printed with its file, line and
-change. ``--survivors`` runs again only the survivors of each
-file's last session, after the records were widened for them.
+the fast CI Hypothesis profile, stopping at the first failure. For a
+function file, that is the checks of ``test_functions.py`` and of the
+array-level backward a static_graph replay calls
+(``test_array_backward.py``), and beside them the package's own tests of
+the functions the file and its importers define, and the records'
+kink conventions (see :func:`checks`), which check what the records
+cannot: argument checks, their errors, the gradient exactly at a kink.
+Only the realistic operators of :data:`KEPT_OPERATORS` are applied. The
+score is killed / (killed + survived); every survivor is printed with its
+file, line and change. ``--survivors`` runs again only the survivors of
+each file's last session, after the records were widened for them.
 ``--sample 0.1`` runs a tenth of each file's mutants, drawn at random
 (``--seed``), and gives the score with its 95 % interval: an estimate of a
 family in a tenth of the time, to find where the records are weakest.

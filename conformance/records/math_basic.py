@@ -85,8 +85,10 @@ def _with_constant(op):
 
 for _name, _op in (('add', operator.add), ('sub', operator.sub),
                    ('mul', operator.mul), ('div', operator.truediv)):
-    record(f'{_name}:constant', _with_constant(_op),
-           reference=_with_constant(_op), inputs=_constant_operand())
+    # The same call on arrays is its own reference.
+    _call = _with_constant(_op)
+    record(f'{_name}:constant', _call, reference=_call,
+           inputs=_constant_operand())
 
 
 def _transposed(array, trans):
