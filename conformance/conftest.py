@@ -2,7 +2,8 @@
 suite.
 
 ``--device=numpy|cuda`` picks where every check runs; ``--thorough``
-trades the fast, reproducible CI profile for many random examples.
+trades the fast, reproducible CI profile for many random examples;
+``--records=relu,relu6`` collects only those function records.
 """
 import sys
 from pathlib import Path
@@ -12,6 +13,7 @@ import pytest
 # The harness and the records are plain packages beside this file.
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from harness import profiles  # noqa: E402
+from harness import record  # noqa: E402
 
 DEVICES = {'numpy': '@numpy', 'cuda': '@cupy:0'}
 
@@ -23,6 +25,9 @@ def pytest_addoption(parser):
     group.addoption('--thorough', action='store_true',
                     help='many random Hypothesis examples instead of the '
                          'few reproducible ones of CI')
+    group.addoption('--records', metavar='NAMES',
+                    help='collect only these function records '
+                         '(comma-separated names): a short startup')
 
 
 def pytest_configure(config):
@@ -30,6 +35,8 @@ def pytest_configure(config):
     # in its arguments, loads this file after parsing the options.
     profiles.choose(
         'thorough' if config.getoption('--thorough', False) else 'ci')
+    names = config.getoption('--records', None)
+    record.choose(None if names is None else names.split(','))
 
 
 @pytest.fixture(scope='session')

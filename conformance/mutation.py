@@ -414,6 +414,10 @@ def _test_command(names, links=False, functions=(), tests=()):
     # Every test of a file matches its name (a keyword of its items).
     paths += tests
     expression += [path.name for path in tests]
+    if names and not links:
+        # Parametrized over these records alone, the suite starts in about
+        # half the time (the -k expression still picks the kink ids).
+        paths.append('--records=' + ','.join(names))
     return ' '.join(shlex.quote(str(part)) for part in (
         sys.executable, '-m', 'pytest', *paths,
         # One argument: an expression starting with '-' is no option.

@@ -163,3 +163,12 @@ def test_laid_out_keeps_the_values_in_another_layout(layout):
     if layout == 'offset':  # one element into a buffer of seven
         assert view.base.size == 7
         assert view.ctypes.data == view.base.ctypes.data + 8
+
+
+def test_a_run_can_collect_only_some_records(monkeypatch):
+    import records  # noqa: F401  (registers every record)
+    monkeypatch.setattr(record_module, '_CHOSEN', None)
+    assert record_module.chosen() == list(record_module.RECORDS.values())
+    record_module.choose(['tanh', 'relu'])
+    assert [entry.name for entry in record_module.chosen()] == [
+        name for name in record_module.RECORDS if name in ('relu', 'tanh')]

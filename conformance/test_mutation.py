@@ -239,8 +239,10 @@ def test_function_files_also_run_their_package_tests_and_kinks():
     assert 'test_activation_options.py' in command
     assert 'test_clipped_relu_bound_and_relu6' in command
     assert '[relu6: or' in command
+    assert ' --records=clipped_relu,relu6 ' in command
     links = mutation._test_command(['Linear'], links=True)
     assert str(mutation.KINKS) not in links
+    assert '--records' not in links
     assert str(mutation.ARRAY_BACKWARD) not in links
 
 

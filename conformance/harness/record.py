@@ -15,6 +15,9 @@ from harness.strategies import FLOAT_DTYPES
 
 RECORDS = {}
 NO_SPEC = {}
+# The names of the records a run collects (conftest's ``--records``); None
+# collects all. Parametrizing only these keeps a mutation run's startup short.
+_CHOSEN = None
 
 FLOAT16, FLOAT32, FLOAT64 = FLOAT_DTYPES
 
@@ -163,6 +166,18 @@ def record(name, func, reference=None, inputs=None, double_backprop=True,
         zero_size, any_layout, reason)
     RECORDS[name] = entry
     return entry
+
+
+def choose(names):
+    """Collect only the records ``names`` (None: all of them)."""
+    global _CHOSEN
+    _CHOSEN = None if names is None else frozenset(names)
+
+
+def chosen():
+    """The registered records a run collects, in registration order."""
+    return [entry for entry in RECORDS.values()
+            if _CHOSEN is None or entry.name in _CHOSEN]
 
 
 def merged_tolerances(overrides, defaults=None):
