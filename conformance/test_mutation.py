@@ -1,5 +1,6 @@
 """The pure parts of the mutation-testing driver (mutation.py)."""
 import json
+import sys
 
 import pytest
 
@@ -393,3 +394,13 @@ def test_sample_must_be_a_fraction(text, capsys):
     with pytest.raises(SystemExit):
         mutation.main(['functions/activation', '--sample', text])
     assert 'a fraction in (0, 1]' in capsys.readouterr().err
+
+
+def test_the_unmutated_run_leaves_bytecode_for_the_mutants(tmp_path,
+                                                           monkeypatch):
+    monkeypatch.setenv('PYTHONDONTWRITEBYTECODE', '1')
+    (tmp_path / 'probe.py').write_text('VALUE = 1\n')
+    command = (f'{sys.executable} -c "import sys; sys.path.insert(0, '
+               f'{str(tmp_path)!r}); import probe"')
+    assert mutation._run_unmutated(command).returncode == 0
+    assert list((tmp_path / '__pycache__').glob('probe.*.pyc'))
