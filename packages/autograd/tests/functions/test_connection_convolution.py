@@ -311,6 +311,9 @@ def test_deconvolution_nd_outsize_of_no_length_is_refused():
     W = numpy.zeros((2, 1, 2, 3), numpy.float32)
     with pytest.raises(ValueError, match='deconvolution_nd: outsize'):
         F.deconvolution_nd(x, W, pad=(1, 0), outsize=(0, 5))
+    # Left to be computed from x, the same length 0 is refused too.
+    with pytest.raises(ValueError, match=r'would have lengths \(0, 5\)'):
+        F.deconvolution_nd(x, W, pad=(1, 0))
 
 
 def test_convolution_nd_needs_spatial_axes():

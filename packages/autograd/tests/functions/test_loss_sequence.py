@@ -96,6 +96,11 @@ def test_ctc_float16_and_errors():
                            r'int array of length 1'):
             F.connectionist_temporal_classification(
                 xs, t, 0, input_length=lengths)
+    # Labels of another dtype kind (below and above 'i').
+    for labels in (numpy.array([[1.0]]), numpy.array([[True]]),
+                   numpy.array([[1]], numpy.uint8)):
+        with pytest.raises(type_check.InvalidType, match=r't\.dtype\.kind'):
+            F.connectionist_temporal_classification(xs, labels, 0)
     with pytest.raises(ValueError, match=f'{name}: reduce'):
         F.connectionist_temporal_classification(xs, t, 0, reduce='sum')
     # x is a sequence of time steps, not one (T, B, V) array (as Chainer).
