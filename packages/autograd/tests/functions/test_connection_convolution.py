@@ -289,6 +289,18 @@ def test_convolution_nd_kernel_must_fit_the_padded_input(
             F.convolution_nd(x, W, **options)
 
 
+@pytest.mark.parametrize('length, fits', [(7, True), (6, False)])
+def test_a_dilated_kernel_must_fit_the_input(length, fits):
+    """A kernel of 4 dilated by 2 spans 7 positions."""
+    x = numpy.zeros((1, 1, length), numpy.float32)
+    W = numpy.zeros((1, 1, 4), numpy.float32)
+    if fits:
+        assert F.convolution_nd(x, W, dilate=2).shape == (1, 1, 1)
+    else:
+        with pytest.raises(type_check.InvalidType, match='ConvolutionND'):
+            F.convolution_nd(x, W, dilate=2)
+
+
 @pytest.mark.parametrize('outsize', [(5, 7), (9, 7), (7, 5), (7, 9)])
 def test_deconvolution_nd_outsize_must_come_back_to_x(outsize):
     """Each output length must be one whose convolution (with or without
@@ -368,6 +380,10 @@ def test_nodes_built_as_chainer_s(node_class):
     y, = node_class(1, stride=2).apply((x, W))
     assert y.shape == ((2, 3, 2) if node_class is convolution_nd.ConvolutionND
                        else (2, 3, 10))
+    # Stride 1 and no padding by default.
+    y, = node_class(1).apply((x, W))
+    assert y.shape == ((2, 3, 4) if node_class is convolution_nd.ConvolutionND
+                       else (2, 3, 6))
     for inputs in ((x,), (x, W, W[0, :, 0], x)):
         with pytest.raises(type_check.InvalidType, match='in_types.size'):
             node_class(1).apply(inputs)

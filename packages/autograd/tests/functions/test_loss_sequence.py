@@ -54,12 +54,15 @@ def test_ctc_matches_brute_force(blank):
 
 
 @pytest.mark.parametrize('reduce', ['mean', 'no'])
-def test_ctc_gradient(reduce):
+# Inputs of every step, or ending one and two steps early (whose steps
+# past the end get no gradient).
+@pytest.mark.parametrize('input_length', [[4, 4], [3, 2]])
+def test_ctc_gradient(reduce, input_length):
     rng = numpy.random.RandomState(0)
     xs = [rng.randn(2, 3) for _ in range(4)]
     t = numpy.array([[1, 2], [2, 2]], numpy.int32)
-    lengths = numpy.array([4, 4], numpy.int32), numpy.array([2, 1],
-                                                            numpy.int32)
+    lengths = (numpy.array(input_length, numpy.int32),
+               numpy.array([2, 1], numpy.int32))
 
     def f(*xs):
         return F.connectionist_temporal_classification(
@@ -96,6 +99,16 @@ def test_ctc_float16_and_errors():
                            r'int array of length 1'):
             F.connectionist_temporal_classification(
                 xs, t, 0, input_length=lengths)
+    # Labels of one axis (checked before their length default is read).
+    with pytest.raises(type_check.InvalidType, match=r't\.ndim == 2'):
+        F.connectionist_temporal_classification(
+            xs, numpy.array([1], numpy.int32), 0)
+    # Time steps of another shape or dtype than the first.
+    for step, check in ((numpy.zeros((1, 4), numpy.float16), 'shape'),
+                        (numpy.zeros((1, 3), numpy.float32), 'dtype')):
+        with pytest.raises(type_check.InvalidType,
+                           match=rf'x\[2\]\.{check} == x\[0\]\.{check}'):
+            F.connectionist_temporal_classification(xs[:2] + [step], t, 0)
     # Labels of another dtype kind (below and above 'i').
     for labels in (numpy.array([[1.0]]), numpy.array([[True]]),
                    numpy.array([[1]], numpy.uint8)):
