@@ -353,6 +353,17 @@ def public_functions(modules):
                   and getattr(value, '__module__', None) in modules)
 
 
+def node_classes(modules):
+    """The public classes (the function nodes, which Chainer's code may
+    build and apply directly) defined in one of ``modules``."""
+    import importlib
+    return sorted(name for module in modules
+                  for name, value in vars(
+                      importlib.import_module(module)).items()
+                  if isinstance(value, type) and not name.startswith('_')
+                  and value.__module__ == module)
+
+
 def private_name(module):
     """``(name,)`` of a private helper module (``_numpy_blas``), whose
     package tests name it rather than a public function; else ``()``."""
@@ -366,8 +377,9 @@ def checks(path, links=False):
     them, those the file and the modules importing it define (the tests
     of hstack check concat.py; a file no record checks, such as a metric,
     has those alone) or, for a private helper, whose tests name it
-    (``_numpy_blas``), and the test files run whole (Variable's for its
-    operators' module, which no function module imports)."""
+    (``_numpy_blas``), with the public classes (nodes) of those modules,
+    and the test files run whole (Variable's for its operators' module,
+    which no function module imports)."""
     if links:
         sources = package_sources(LINKS)
         modules = link_record_modules(sources)
@@ -382,6 +394,7 @@ def checks(path, links=False):
     if links:
         return names, (), ()
     return (names, (*public_functions({module, *users}),
+                    *node_classes({module, *users}),
                     *private_name(module)), ())
 
 

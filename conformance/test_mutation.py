@@ -281,6 +281,16 @@ def test_the_tests_of_importing_functions_check_a_file_too():
     assert '[concat:' in command
 
 
+def test_the_tests_of_a_file_s_nodes_check_it_too():
+    names, functions, tests = mutation.checks(
+        mutation.AUTOGRAD / 'functions' / 'loss' / 'ctc.py')
+    assert 'ConnectionistTemporalClassification' in functions
+    assert mutation.node_classes({f'{F}.array._concat_split'}) == [
+        'Concat', 'SplitAxis']
+    command = mutation._test_command(names, functions=functions)
+    assert 'test_ctc_node_checks_its_inputs' in command
+
+
 def test_variable_methods_run_the_operator_records_and_variable_tests():
     assert mutation.operator_records(
         ['relu', 'sub', 'pow:var_const', 'exp']) == ['sub', 'pow:var_const']
