@@ -274,7 +274,8 @@ def test_options_left_out_take_the_documented_defaults(func, ndim,
     (2, 3, 1, 0, False, False), (3, 3, 1, 0, False, True),
     (1, 3, 1, 1, False, True), (2, 3, 2, 0, False, False),
     (2, 3, 2, 0, True, True), (1, 4, 2, 1, False, False),
-    (1, 4, 2, 1, True, True), (1, 4, 3, 1, True, True)])
+    (1, 4, 2, 1, True, True), (1, 4, 3, 1, True, True),
+    (1, 4, 2, 0, True, False)])
 def test_convolution_nd_kernel_must_fit_the_padded_input(
         length, k, stride, pad, cover_all, fits):
     """The kernel must fit in x padded by pad on each side, and by stride

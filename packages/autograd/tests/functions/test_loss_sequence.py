@@ -8,6 +8,7 @@ import pytest
 from kusari.autograd import Variable
 from kusari.autograd import functions as F
 from kusari.autograd import gradient_check
+from kusari.autograd.functions.loss import ctc
 from kusari.autograd.utils import type_check
 
 
@@ -82,8 +83,9 @@ def test_ctc_float16_and_errors():
     with pytest.raises(ValueError, match=f'{name}: labels'):
         F.connectionist_temporal_classification(
             xs, numpy.array([[3]], numpy.int32), 0)
-    with pytest.raises(ValueError, match='blank_symbol'):
-        F.connectionist_temporal_classification(xs, t, 3)
+    for blank in (3, -1):
+        with pytest.raises(ValueError, match='blank_symbol'):
+            F.connectionist_temporal_classification(xs, t, blank)
     with pytest.raises(ValueError, match='input_length'):
         F.connectionist_temporal_classification(
             xs, t, 0, input_length=numpy.array([4], numpy.int32))
@@ -94,15 +96,19 @@ def test_ctc_float16_and_errors():
     # the batch.
     for lengths in (numpy.array([3.0]), numpy.array([True]),
                     numpy.array([3], numpy.uint8),
-                    numpy.array([3, 3], numpy.int32)):
+                    numpy.array([3, 3], numpy.int32),
+                    numpy.array(3, numpy.int32),
+                    numpy.array([[3]], numpy.int32)):
         with pytest.raises(ValueError, match=r'input_length must be a 1-D '
                            r'int array of length 1'):
             F.connectionist_temporal_classification(
                 xs, t, 0, input_length=lengths)
-    # Labels of one axis (checked before their length default is read).
-    with pytest.raises(type_check.InvalidType, match=r't\.ndim == 2'):
-        F.connectionist_temporal_classification(
-            xs, numpy.array([1], numpy.int32), 0)
+    # Labels of one axis (checked before their length default is read)
+    # or three.
+    for labels in (numpy.array([1], numpy.int32),
+                   numpy.array([[[1]]], numpy.int32)):
+        with pytest.raises(type_check.InvalidType, match=r't\.ndim == 2'):
+            F.connectionist_temporal_classification(xs, labels, 0)
     # Time steps of another shape or dtype than the first.
     for step, check in ((numpy.zeros((1, 4), numpy.float16), 'shape'),
                         (numpy.zeros((1, 3), numpy.float32), 'dtype')):
@@ -123,6 +129,31 @@ def test_ctc_float16_and_errors():
     for steps in ([x[0] for x in xs], [x[None] for x in xs]):
         with pytest.raises(type_check.InvalidType, match=r'x\[0\]\.ndim'):
             F.connectionist_temporal_classification(steps, t, 0)
+
+
+@pytest.mark.parametrize('inputs, expectation', [
+    # The lengths of another kind or number of axes, labels and lengths of
+    # more rows than x, scores not float.
+    ({'input_length': numpy.array([3.0])}, r'input_length\.dtype\.kind'),
+    ({'input_length': numpy.array(3, numpy.int32)}, r'input_length\.ndim'),
+    ({'label_length': numpy.array([1], numpy.uint8)},
+     r'label_length\.dtype\.kind'),
+    ({'t': numpy.array([[1], [1]], numpy.int32)}, r't\.shape\[0\]'),
+    ({'label_length': numpy.array([1, 1], numpy.int32)},
+     r'label_length\.shape\[0\]'),
+    ({'xs': [numpy.zeros((1, 3), bool)] * 3}, r'x\[0\]\.dtype\.kind'),
+])
+def test_ctc_node_checks_its_inputs(inputs, expectation):
+    """The node built as Chainer's checks what the function's own
+    checks let through to it (or code applying the node directly)."""
+    arrays = {'t': numpy.array([[1]], numpy.int32),
+              'input_length': numpy.array([3], numpy.int32),
+              'label_length': numpy.array([1], numpy.int32),
+              'xs': [numpy.zeros((1, 3), numpy.float32)] * 3, **inputs}
+    node = ctc.ConnectionistTemporalClassification(0, 'mean')
+    with pytest.raises(type_check.InvalidType, match=expectation):
+        node.apply((arrays['t'], arrays['input_length'],
+                    arrays['label_length'], *arrays['xs']))
 
 
 def test_ctc_padding_past_label_length_is_any_int():
