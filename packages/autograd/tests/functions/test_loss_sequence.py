@@ -89,14 +89,17 @@ def test_ctc_float16_and_errors():
     with pytest.raises(ValueError, match='input_length'):
         F.connectionist_temporal_classification(
             xs, t, 0, input_length=numpy.array([4], numpy.int32))
-    with pytest.raises(ValueError, match='label_length'):
+    with pytest.raises(ValueError, match=r'label_length must be in '
+                       r'\[0, 2\] \(t\.shape\[1\]\)'):
         F.connectionist_temporal_classification(
-            xs, t, 0, label_length=numpy.array([2], numpy.int32))
+            xs, numpy.array([[1, 2]], numpy.int32), 0,
+            label_length=numpy.array([3], numpy.int32))
     # Lengths of another dtype kind (below and above 'i') or longer than
     # the batch.
     for lengths in (numpy.array([3.0]), numpy.array([True]),
                     numpy.array([3], numpy.uint8),
                     numpy.array([3, 3], numpy.int32),
+                    numpy.array([], numpy.int32),
                     numpy.array(3, numpy.int32),
                     numpy.array([[3]], numpy.int32)):
         with pytest.raises(ValueError, match=r'input_length must be a 1-D '
