@@ -54,6 +54,26 @@ def test_ctc_matches_brute_force(blank):
     numpy.testing.assert_allclose(mean.array, numpy.mean(expected))
 
 
+def test_ctc_of_three_labels_and_of_none():
+    """A label sequence longer than two, and an empty one (only the path of
+    blanks) beside it."""
+    rng = numpy.random.RandomState(5)
+    xs = [rng.randn(2, 3) for _ in range(6)]
+    t = numpy.array([[1, 2, 1], [2, 2, 2]], numpy.int32)
+    label_length = numpy.array([3, 0], numpy.int32)
+    y = F.connectionist_temporal_classification(
+        xs, t, 0, label_length=label_length, reduce='no')
+    log_y = _log_softmax(numpy.stack(xs, axis=1))
+    expected = [_ctc_brute_force(log_y[0], [1, 2, 1], 0),
+                _ctc_brute_force(log_y[1], [], 0)]
+    numpy.testing.assert_allclose(y.array, expected, rtol=1e-10)
+    # Labels of no length at all (as Chainer: the path of blanks).
+    y = F.connectionist_temporal_classification(
+        xs, numpy.zeros((2, 0), numpy.int32), 0, reduce='no')
+    numpy.testing.assert_allclose(y.array, [
+        _ctc_brute_force(log_y[0], [], 0), expected[1]], rtol=1e-10)
+
+
 @pytest.mark.parametrize('reduce', ['mean', 'no'])
 # Inputs of every step, or ending one and two steps early (whose steps
 # past the end get no gradient).
@@ -86,9 +106,11 @@ def test_ctc_float16_and_errors():
     for blank in (3, -1):
         with pytest.raises(ValueError, match='blank_symbol'):
             F.connectionist_temporal_classification(xs, t, blank)
-    with pytest.raises(ValueError, match='input_length'):
-        F.connectionist_temporal_classification(
-            xs, t, 0, input_length=numpy.array([4], numpy.int32))
+    for length in (4, 0):
+        with pytest.raises(ValueError, match=r'input_length must be in '
+                           r'\[1, 3\]'):
+            F.connectionist_temporal_classification(
+                xs, t, 0, input_length=numpy.array([length], numpy.int32))
     with pytest.raises(ValueError, match=r'label_length must be in '
                        r'\[0, 2\] \(t\.shape\[1\]\)'):
         F.connectionist_temporal_classification(
@@ -114,6 +136,7 @@ def test_ctc_float16_and_errors():
             F.connectionist_temporal_classification(xs, labels, 0)
     # Time steps of another shape or dtype than the first.
     for step, check in ((numpy.zeros((1, 4), numpy.float16), 'shape'),
+                        (numpy.zeros((1, 2), numpy.float16), 'shape'),
                         (numpy.zeros((1, 3), numpy.float32), 'dtype')):
         with pytest.raises(type_check.InvalidType,
                            match=rf'x\[2\]\.{check} == x\[0\]\.{check}'):
