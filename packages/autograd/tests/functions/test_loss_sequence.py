@@ -111,11 +111,12 @@ def test_ctc_float16_and_errors():
                            r'\[1, 3\]'):
             F.connectionist_temporal_classification(
                 xs, t, 0, input_length=numpy.array([length], numpy.int32))
-    with pytest.raises(ValueError, match=r'label_length must be in '
-                       r'\[0, 2\] \(t\.shape\[1\]\)'):
-        F.connectionist_temporal_classification(
-            xs, numpy.array([[1, 2]], numpy.int32), 0,
-            label_length=numpy.array([3], numpy.int32))
+    for length in (3, -1):
+        with pytest.raises(ValueError, match=r'label_length must be in '
+                           r'\[0, 2\] \(t\.shape\[1\]\)'):
+            F.connectionist_temporal_classification(
+                xs, numpy.array([[1, 2]], numpy.int32), 0,
+                label_length=numpy.array([length], numpy.int32))
     # Lengths of another dtype kind (below and above 'i') or longer than
     # the batch.
     for lengths in (numpy.array([3.0]), numpy.array([True]),
