@@ -158,25 +158,34 @@ def test_ctc_float16_and_errors():
             F.connectionist_temporal_classification(steps, t, 0)
 
 
+_INT, _UINT, _FLOAT = numpy.int32, numpy.uint8, numpy.float32
+
+
 @pytest.mark.parametrize('inputs, expectation', [
-    # The lengths of another kind or number of axes, labels and lengths of
-    # more rows than x, scores not float.
-    ({'input_length': numpy.array([3.0])}, r'input_length\.dtype\.kind'),
-    ({'input_length': numpy.array(3, numpy.int32)}, r'input_length\.ndim'),
-    ({'label_length': numpy.array([1], numpy.uint8)},
-     r'label_length\.dtype\.kind'),
-    ({'t': numpy.array([[1], [1]], numpy.int32)}, r't\.shape\[0\]'),
-    ({'label_length': numpy.array([1, 1], numpy.int32)},
-     r'label_length\.shape\[0\]'),
-    ({'xs': [numpy.zeros((1, 3), bool)] * 3}, r'x\[0\]\.dtype\.kind'),
+    # Lengths of another kind or number of axes, each way.
+    *[({name: numpy.array(value, dtype)}, rf'{name}\.{check}')
+      for name in ('input_length', 'label_length')
+      for value, dtype, check in (
+          ([3, 3], _FLOAT, r'dtype\.kind'), ([3, 3], _UINT, r'dtype\.kind'),
+          (3, _INT, 'ndim'), ([[3, 3]], _INT, 'ndim'))],
+    # Labels and lengths of more rows than x, or fewer.
+    *[({name: numpy.ones(rows, _INT)}, rf'{name}\.shape\[0\]')
+      for name, shape in (('t', (1,)), ('input_length', ()),
+                          ('label_length', ()))
+      for rows in ((3,) + shape, (1,) + shape)],
+    # Scores not float (below and above 'f'); a step of another shape.
+    ({'xs': [numpy.zeros((2, 3), bool)] * 3}, r'x\[0\]\.dtype\.kind'),
+    ({'xs': [numpy.zeros((2, 3), _INT)] * 3}, r'x\[0\]\.dtype\.kind'),
+    ({'xs': [numpy.zeros((2, 3), _FLOAT), numpy.zeros((2, 2), _FLOAT)]},
+     r'x\[1\]\.shape'),
 ])
 def test_ctc_node_checks_its_inputs(inputs, expectation):
     """The node built as Chainer's checks what the function's own
     checks let through to it (or code applying the node directly)."""
-    arrays = {'t': numpy.array([[1]], numpy.int32),
-              'input_length': numpy.array([3], numpy.int32),
-              'label_length': numpy.array([1], numpy.int32),
-              'xs': [numpy.zeros((1, 3), numpy.float32)] * 3, **inputs}
+    arrays = {'t': numpy.ones((2, 1), _INT),
+              'input_length': numpy.array([3, 3], _INT),
+              'label_length': numpy.array([1, 1], _INT),
+              'xs': [numpy.zeros((2, 3), _FLOAT)] * 3, **inputs}
     node = ctc.ConnectionistTemporalClassification(0, 'mean')
     with pytest.raises(type_check.InvalidType, match=expectation):
         node.apply((arrays['t'], arrays['input_length'],
