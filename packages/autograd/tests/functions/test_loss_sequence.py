@@ -103,7 +103,7 @@ def test_ctc_float16_and_errors():
     with pytest.raises(ValueError, match=f'{name}: labels'):
         F.connectionist_temporal_classification(
             xs, numpy.array([[3]], numpy.int32), 0)
-    for blank in (3, -1):
+    for blank in (3, 4, -1):
         with pytest.raises(ValueError, match='blank_symbol'):
             F.connectionist_temporal_classification(xs, t, blank)
     for length in (4, 0):
