@@ -115,6 +115,16 @@ def test_spatial_transformer_errors():
     with pytest.raises(type_check.InvalidType, match='grid'):
         F.spatial_transformer_sampler(numpy.zeros((2, 1, 3, 3), 'f'),
                                       numpy.zeros((1, 2, 2, 2), 'f'))
+    # x of three axes, a grid of one coordinate, dtypes not one (each
+    # way), int arrays.
+    for x_bad, grid in (
+            (x[0], numpy.zeros((1, 2, 2, 2), 'f')),
+            (x, numpy.zeros((1, 1, 2, 2), 'f')),
+            (x, numpy.zeros((1, 2, 2, 2), 'd')),
+            (x.astype('d'), numpy.zeros((1, 2, 2, 2), 'f')),
+            (x.astype('i'), numpy.zeros((1, 2, 2, 2), 'i'))):
+        with pytest.raises(type_check.InvalidType, match='one float dtype'):
+            F.spatial_transformer_sampler(x_bad, grid)
 
 
 def test_spatial_transformer_grid_gradient_reaches_theta():
