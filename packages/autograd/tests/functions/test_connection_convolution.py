@@ -275,7 +275,7 @@ def test_options_left_out_take_the_documented_defaults(func, ndim,
     (1, 3, 1, 1, False, True), (2, 3, 2, 0, False, False),
     (2, 3, 2, 0, True, True), (1, 4, 2, 1, False, False),
     (1, 4, 2, 1, True, True), (1, 4, 3, 1, True, True),
-    (1, 4, 2, 0, True, False)])
+    (2, 4, 2, 0, True, False)])
 def test_convolution_nd_kernel_must_fit_the_padded_input(
         length, k, stride, pad, cover_all, fits):
     """The kernel must fit in x padded by pad on each side, and by stride
@@ -324,9 +324,11 @@ def test_deconvolution_nd_outsize_of_no_length_is_refused():
     W = numpy.zeros((2, 1, 2, 3), numpy.float32)
     with pytest.raises(ValueError, match='deconvolution_nd: outsize'):
         F.deconvolution_nd(x, W, pad=(1, 0), outsize=(0, 5))
-    # Left to be computed from x, the same length 0 is refused too.
+    # Left to be computed from x, a length of 0 or less is refused too.
     with pytest.raises(ValueError, match=r'would have lengths \(0, 5\)'):
         F.deconvolution_nd(x, W, pad=(1, 0))
+    with pytest.raises(ValueError, match=r'would have lengths \(-1, 5\)'):
+        F.deconvolution_nd(x, W[:, :, :1], pad=(1, 0))
 
 
 def test_convolution_nd_needs_spatial_axes():

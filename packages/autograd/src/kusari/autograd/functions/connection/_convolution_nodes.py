@@ -81,7 +81,7 @@ def convolve(x, W, stride, pad, dilate, groups, outsize):
     return grouped_conv(col, W, groups, batch_last), col, batch_last
 
 
-def grouped_conv(col, W, groups, batch_last=False):
+def grouped_conv(col, W, groups, batch_last):
     """``y[n, o, ...] = sum W[o, c, k] col[n, c, k, ...]`` within groups:
     one batched product of ``(g, out/g, K)`` filters and ``(n, g, K, P)``
     patches, or with the patches ``batch_last`` of ``(g, K, P n)`` ones
@@ -263,7 +263,7 @@ class DeconvolutionND(function_node.FunctionNode):
                 self, W.shape[2:]).apply((gy, x))[0])
 
 
-def grouped_deconv(x, W, groups, batch_last=False):
+def grouped_deconv(x, W, groups, batch_last):
     """Patches ``col[n, o, k, p] = sum_c W[c, o, k] x[n, c, p]`` within
     groups: one batched product of transposed ``(g, c/g, out/g K)``
     filters and ``(n, g, c/g, P)`` inputs; ``batch_last``: of ``(g, c/g,

@@ -170,7 +170,7 @@ class ConnectionistTemporalClassification(function_node.FunctionNode):
         """log of the probability of the suffixes starting at each
         position at each time, from each sequence's own last step."""
         n_time, n_batch, n_ext = emit.shape
-        beta = xp.full_like(emit, -xp.inf)
+        beta = xp.empty_like(emit)  # every step is written below
         ends = xp.arange(n_ext) >= (ext_length - 2)[:, None]
         # The skip into position s + 2 is allowed where skip[s + 2] holds.
         skip_from = _shift(skip, -2, False)
@@ -250,7 +250,7 @@ def connectionist_temporal_classification(
         raise ValueError(f'{_NAME}: x must hold at least one time step')
     t = as_array(t)
     xp = backend.get_array_module(t)
-    batch = t.shape[0] if getattr(t, 'ndim', 0) else 0
+    batch = t.shape[0] if t.ndim else 0
     input_length = _lengths(xp, input_length, len(xs), batch,
                             'input_length')
     label_length = _lengths(xp, label_length, t.shape[1] if t.ndim == 2
