@@ -67,6 +67,14 @@ CONVENTIONS = {
     'absolute': (F.absolute, [-1.0, 0.0, 1.0], [-1.0, 0.0, 1.0]),
     # Every element equal to the maximum gets the gradient.
     'max:ties': (F.max, [1.0, 0.5, 1.0], [1.0, 0.0, 1.0]),
+    # Grid points (x, y) on the centres of the zero pixels padding a 3 x 3
+    # image (-2 and 2) get no gradient; one on a pixel of the image does.
+    'spatial_transformer_sampler': (
+        lambda grid: F.spatial_transformer_sampler(
+            grid.xp.arange(1, 10, dtype=grid.dtype).reshape(1, 1, 3, 3),
+            grid),
+        [[[[-2.0, 2.0, -1.0, 0.0, 0.0]], [[0.0, 0.0, 0.0, -2.0, 2.0]]]],
+        [[[[0.0, 0.0, 1.0, 0.0, 0.0]], [[0.0, 0.0, 3.0, 0.0, 0.0]]]]),
     'min:ties': (F.min, [0.5, 1.0, 0.5], [1.0, 0.0, 1.0]),
 }
 

@@ -91,10 +91,15 @@ def test_spatial_transformer_identity_reproduces_image():
         F.spatial_transformer_sampler(x, grid).array, x, atol=1e-6)
 
 
-def test_spatial_transformer_samples_zero_outside():
+@pytest.mark.parametrize('point', [(5, 0), (-5, 0), (0, 5), (0, -5),
+                                   (-2.5, 0), (0, -2.5)])
+def test_spatial_transformer_samples_zero_outside(point):
     x = numpy.ones((1, 1, 3, 3), numpy.float32)
-    grid = numpy.full((1, 2, 1, 1), 5, numpy.float32)
-    assert F.spatial_transformer_sampler(x, grid).array.item() == 0
+    grid = Variable(numpy.array(point, numpy.float32).reshape(1, 2, 1, 1))
+    y = F.sum(F.spatial_transformer_sampler(x, grid))
+    assert y.array.item() == 0
+    y.backward()
+    assert not grid.grad.any()
 
 
 def test_spatial_transformer_errors():
@@ -115,14 +120,18 @@ def test_spatial_transformer_errors():
     with pytest.raises(type_check.InvalidType, match='grid'):
         F.spatial_transformer_sampler(numpy.zeros((2, 1, 3, 3), 'f'),
                                       numpy.zeros((1, 2, 2, 2), 'f'))
-    # x of three axes, a grid of one coordinate, dtypes not one (each
-    # way), int arrays.
+    # x and grid of three or five axes, a grid of one coordinate, dtypes
+    # not one (each way), int and bool arrays.
     for x_bad, grid in (
             (x[0], numpy.zeros((1, 2, 2, 2), 'f')),
+            (x[None], numpy.zeros((1, 2, 2, 2), 'f')),
+            (x, numpy.zeros((1, 2, 2), 'f')),
+            (x, numpy.zeros((1, 2, 2, 2, 1), 'f')),
             (x, numpy.zeros((1, 1, 2, 2), 'f')),
             (x, numpy.zeros((1, 2, 2, 2), 'd')),
             (x.astype('d'), numpy.zeros((1, 2, 2, 2), 'f')),
-            (x.astype('i'), numpy.zeros((1, 2, 2, 2), 'i'))):
+            (x.astype('i'), numpy.zeros((1, 2, 2, 2), 'i')),
+            (x.astype(bool), numpy.zeros((1, 2, 2, 2), bool))):
         with pytest.raises(type_check.InvalidType, match='one float dtype'):
             F.spatial_transformer_sampler(x_bad, grid)
 

@@ -11,11 +11,11 @@ from kusari.autograd.variable import as_variable
 
 
 def _clip(coordinate, high):
-    """``coordinate`` clipped to ``[0, high]``; constant where clipped, so
-    that no gradient flows there."""
+    """``coordinate`` clipped to ``[0, high]``; constant there and beyond,
+    so that no gradient flows from the bounds on (as in Chainer)."""
     array = coordinate.array
     xp = backend.get_array_module(array)
-    inside = (array >= 0) & (array <= high)
+    inside = (array > 0) & (array < high)
     return where(inside, coordinate, xp.clip(array, 0, high))
 
 
