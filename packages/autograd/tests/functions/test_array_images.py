@@ -21,14 +21,19 @@ def test_depth2space_channel_order_matches_chainer():
 def test_depth_and_space_errors():
     with pytest.raises(type_check.InvalidType, match='r'):
         F.depth2space(numpy.zeros((1, 6, 2, 2), 'f'), 2)
-    with pytest.raises(type_check.InvalidType, match='r'):
-        F.space2depth(numpy.zeros((1, 1, 3, 4), 'f'), 2)
+    # A height, or a width alone, not a multiple of r.
+    for shape in ((1, 1, 3, 4), (1, 1, 4, 3)):
+        with pytest.raises(type_check.InvalidType, match=r'% r == 0'):
+            F.space2depth(numpy.zeros(shape, 'f'), 2)
     with pytest.raises(ValueError, match='depth2space: r'):
         F.depth2space(numpy.zeros((1, 4, 2, 2), 'f'), 0)
     with pytest.raises(ValueError, match='space2depth: r'):
         F.space2depth(numpy.zeros((1, 1, 2, 2), 'f'), 0)
-    with pytest.raises(type_check.InvalidType, match='X.ndim'):
-        F.space2depth(numpy.zeros((4, 2, 2), 'f'), 2)
+    # Three axes or five.
+    for func in (F.space2depth, F.depth2space):
+        for shape in ((4, 2, 2), (1, 4, 2, 2, 1)):
+            with pytest.raises(type_check.InvalidType, match='X.ndim'):
+                func(numpy.zeros(shape, 'f'), 2)
 
 
 def test_im2col_layout_matches_chainer():

@@ -167,6 +167,15 @@ def test_as_strided_gradient_counts_overlaps():
     numpy.testing.assert_array_equal(x.grad, [1, 2, 2, 1])
 
 
+def test_as_strided_of_a_matrix_owning_its_memory():
+    # Chainer 7.8.1's values: x's rows lie 3 elements apart in its buffer.
+    x = Variable(numpy.arange(6, dtype=numpy.float32).reshape(2, 3).copy())
+    y = F.as_strided(x, (2, 2), (3, 1), 1)
+    numpy.testing.assert_array_equal(y.array, [[1, 2], [4, 5]])
+    F.sum(y * numpy.array([[1, 2], [3, 4]], numpy.float32)).backward()
+    numpy.testing.assert_array_equal(x.grad, [[0, 1, 2], [0, 3, 4]])
+
+
 def test_as_strided_gradient_skips_buffer_outside_x():
     base = numpy.arange(6, dtype=numpy.float32)
     x = Variable(base[2:4])
