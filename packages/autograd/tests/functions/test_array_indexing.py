@@ -213,11 +213,12 @@ def test_as_strided_gradient_shared_by_overlapping_inputs():
         x.grad, [[0.5, 0.5, 0], [2, 2, 1], [1, 0.5, 0.5]])
 
 
-def test_as_strided_of_ints_has_no_gradient():
-    x = Variable(numpy.arange(4, dtype=numpy.int32))
+@pytest.mark.parametrize('dtype', [numpy.int32, bool])
+def test_as_strided_of_ints_has_no_gradient(dtype):
+    x = Variable(numpy.arange(4).astype(dtype))
     y = F.as_strided(x, (4,), (-1,), 3)
-    numpy.testing.assert_array_equal(y.array, [3, 2, 1, 0])
-    y.grad = numpy.ones(4, dtype=numpy.int32)
+    numpy.testing.assert_array_equal(y.array, x.array[::-1])
+    y.grad = numpy.ones(4, dtype=dtype)
     with pytest.raises(TypeError, match='as_strided: only a float input'):
         y.backward()
 
@@ -229,11 +230,31 @@ def test_as_strided_errors():
         F.as_strided(numpy.zeros(4, 'f'), (2,), (-1,), 0)
     with pytest.raises(ValueError, match='storage_offset'):
         F.as_strided(numpy.zeros(4, 'f'), (2,), (1,), -1)
-    with pytest.raises(ValueError, match='differ in length'):
-        F.as_strided(numpy.zeros(4, 'f'), (2,), (1, 1))
+    for shape, strides in (((2,), (1, 1)), ((2, 2), (1,))):
+        with pytest.raises(ValueError, match='differ in length'):
+            F.as_strided(numpy.zeros(4, 'f'), shape, strides)
+    # Reaching past the buffer's end by more than one element.
+    with pytest.raises(ValueError, match='reaches elements 0 to 6 of a '
+                                         'buffer of 4'):
+        F.as_strided(numpy.zeros(4, 'f'), (4,), (2,), 0)
     # A negative stride below the buffer's start, beside a positive one.
     with pytest.raises(ValueError, match='as_strided: a view'):
         F.as_strided(numpy.zeros(4, 'f'), (2, 2), (-1, 1), 0)
+
+
+@pytest.mark.parametrize('view', [
+    # A view of a float32 buffer as float64; float32 views of it starting,
+    # or stepping, between two of its elements.
+    lambda buffer: buffer.view(numpy.float64),
+    lambda buffer: numpy.ndarray((3,), numpy.float32, buffer, offset=2),
+    lambda buffer: numpy.ndarray((3,), numpy.float32, buffer, strides=(6,)),
+])
+def test_as_strided_of_a_view_counts_its_own_elements(view):
+    """Where x's elements are not elements of its buffer, as_strided
+    counts x's own (x is copied)."""
+    x = view(numpy.arange(8, dtype=numpy.float32))
+    y = F.as_strided(x, (2,), (2,), 0)
+    numpy.testing.assert_array_equal(y.array, x[[0, 2]])
 
 
 def test_as_strided_of_a_view_of_another_dtype():

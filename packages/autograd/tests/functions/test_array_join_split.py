@@ -22,7 +22,10 @@ def test_concat_mismatched_shapes_names_inputs():
 
 @pytest.mark.parametrize('func', [
     lambda xs: F.concat(xs, axis=2), lambda xs: F.stack(xs, axis=3),
-    lambda xs: F.stack(xs, axis=-4)])
+    lambda xs: F.stack(xs, axis=-4),
+    # Past the last axis by more than one.
+    lambda xs: F.concat(xs, axis=3), lambda xs: F.stack(xs, axis=4),
+    lambda xs: F.split_axis(xs[0], 2, axis=3)])
 def test_axis_out_of_range(func):
     with pytest.raises(type_check.InvalidType, match='axis'):
         func([_x(2, 3), _x(2, 3)])
