@@ -233,6 +233,12 @@ def test_as_strided_errors():
     for shape, strides in (((2,), (1, 1)), ((2, 2), (1,))):
         with pytest.raises(ValueError, match='differ in length'):
             F.as_strided(numpy.zeros(4, 'f'), shape, strides)
+    with pytest.raises(ValueError, match='shape must be >= 0'):
+        F.as_strided(numpy.zeros(4, 'f'), (-1,), (1,))
+    # Reaching the end beside a negative stride.
+    with pytest.raises(ValueError, match='reaches elements 1 to 4 of a '
+                                         'buffer of 4'):
+        F.as_strided(numpy.zeros(4, 'f'), (2, 2), (-1, 2), 2)
     # Reaching past the buffer's end by more than one element.
     with pytest.raises(ValueError, match='reaches elements 0 to 6 of a '
                                          'buffer of 4'):

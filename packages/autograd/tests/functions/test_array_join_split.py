@@ -25,7 +25,10 @@ def test_concat_mismatched_shapes_names_inputs():
     lambda xs: F.stack(xs, axis=-4),
     # Past the last axis by more than one.
     lambda xs: F.concat(xs, axis=3), lambda xs: F.stack(xs, axis=4),
-    lambda xs: F.split_axis(xs[0], 2, axis=3)])
+    lambda xs: F.split_axis(xs[0], 2, axis=3),
+    # Axis 0 of 0-d inputs.
+    lambda xs: F.concat([xs[0][0, 0, ...]] * 2, axis=0),
+    lambda xs: F.split_axis(xs[0][0, 0, ...], 1, axis=0)])
 def test_axis_out_of_range(func):
     with pytest.raises(type_check.InvalidType, match='axis'):
         func([_x(2, 3), _x(2, 3)])
@@ -36,6 +39,10 @@ def test_axis_out_of_range(func):
 def test_empty_sequence(func):
     with pytest.raises(ValueError, match='at least one'):
         func([])
+    # The node applied directly (as Chainer's code may) checks it too.
+    from kusari.autograd.functions.array import _concat_split
+    with pytest.raises(type_check.InvalidType, match='size'):
+        _concat_split.Concat(0).apply(())
 
 
 def test_stack_mismatched_shapes_and_dtypes():
