@@ -79,12 +79,16 @@ def test_resize_images_errors():
         F.resize_images(x, (2, 2), mode='bicubic')
     with pytest.raises(ValueError, match='resize_images: output_shape'):
         F.resize_images(x, (0, 2))
-    with pytest.raises(ValueError, match='resize_images: output_shape'):
-        F.resize_images(x, (2, 2, 2))
+    for shape in ((2, 2, 2), (2,)):
+        with pytest.raises(ValueError, match='output_shape must be a pair'):
+            F.resize_images(x, shape)
     with pytest.raises(TypeError):
         F.resize_images(x, (2, 2), 'nearest')  # mode is keyword-only
-    with pytest.raises(type_check.InvalidType, match='x.ndim'):
-        F.resize_images(x[0], (2, 2))
+    for images in (x[0], x[None]):
+        with pytest.raises(type_check.InvalidType, match='x.ndim'):
+            F.resize_images(images, (2, 2))
+    with pytest.raises(type_check.InvalidType, match='x.dtype.kind'):
+        F.resize_images(x.astype(numpy.int32), (2, 2))
 
 
 def test_spatial_transformer_identity_reproduces_image():

@@ -20,7 +20,7 @@ def interpolation_matrix(in_size, out_size, mode, align_corners):
     matrix = numpy.zeros((out_size, in_size))
     rows = numpy.arange(out_size)
     if mode == 'nearest':
-        cols = numpy.minimum(rows * in_size // out_size, in_size - 1)
+        cols = rows * in_size // out_size  # below in_size: rows < out_size
         matrix[rows, cols] = 1
         return matrix
     if align_corners:
@@ -29,7 +29,7 @@ def interpolation_matrix(in_size, out_size, mode, align_corners):
     else:
         src = (rows + 0.5) * (in_size / out_size) - 0.5
     src = numpy.clip(src, 0, in_size - 1)
-    low = numpy.minimum(numpy.floor(src).astype(numpy.intp), in_size - 1)
+    low = numpy.floor(src).astype(numpy.intp)
     high = numpy.minimum(low + 1, in_size - 1)
     weight = src - low
     numpy.add.at(matrix, (rows, low), 1 - weight)
