@@ -176,6 +176,15 @@ def test_as_strided_of_a_matrix_owning_its_memory():
     numpy.testing.assert_array_equal(x.grad, [[0, 1, 2], [0, 3, 4]])
 
 
+def test_as_strided_of_an_empty_input():
+    x = Variable(numpy.zeros(0, numpy.float32))
+    y = F.as_strided(x, (0, 3), (1, 1), 0)
+    assert y.shape == (0, 3)
+    y.grad = numpy.zeros((0, 3), numpy.float32)
+    y.backward()
+    assert x.grad.shape == (0,)
+
+
 def test_as_strided_gradient_skips_buffer_outside_x():
     base = numpy.arange(6, dtype=numpy.float32)
     x = Variable(base[2:4])
