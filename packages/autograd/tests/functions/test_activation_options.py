@@ -175,8 +175,10 @@ def test_maxout_groups_and_errors():
     numpy.testing.assert_array_equal(F.maxout(x, 3).array,
                                      [[2, 5], [8, 11]])
     assert F.maxout(_x(2, 3, 4), 2, axis=2).shape == (2, 3, 2)
-    with pytest.raises(ValueError, match='maxout: pool_size'):
-        F.maxout(x, 0)
+    for pool_size in (0, -2):
+        with pytest.raises(ValueError, match='maxout: pool_size must be '
+                                             'positive'):
+            F.maxout(x, pool_size)
     with pytest.raises(TypeError, match='maxout: pool_size'):
         F.maxout(x, 1.5)
     with pytest.raises(type_check.InvalidType):

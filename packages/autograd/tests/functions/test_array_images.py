@@ -87,8 +87,9 @@ def test_resize_images_errors():
     for images in (x[0], x[None]):
         with pytest.raises(type_check.InvalidType, match='x.ndim'):
             F.resize_images(images, (2, 2))
-    with pytest.raises(type_check.InvalidType, match='x.dtype.kind'):
-        F.resize_images(x.astype(numpy.int32), (2, 2))
+    for dtype in (numpy.int32, bool):
+        with pytest.raises(type_check.InvalidType, match='x.dtype.kind'):
+            F.resize_images(x.astype(dtype), (2, 2))
 
 
 def test_spatial_transformer_identity_reproduces_image():
