@@ -15,6 +15,10 @@ X = numpy.arange(6, dtype=numpy.float32).reshape(2, 3)
 def test_broadcast_of_nothing_is_a_type_error():
     with pytest.raises(type_check.InvalidType, match='at least one'):
         F.broadcast()
+    # The node applied directly (as Chainer's code may) checks it too.
+    from kusari.autograd.functions.array import broadcast
+    with pytest.raises(type_check.InvalidType, match='size'):
+        broadcast.Broadcast().apply(())
 
 
 def test_broadcast_of_one_gives_a_variable_of_many_a_tuple():
@@ -26,11 +30,14 @@ def test_broadcast_of_one_gives_a_variable_of_many_a_tuple():
     assert isinstance(ys, tuple) and len(ys) == 2
 
 
-@pytest.mark.parametrize('target', [(3,), (1, 3), (2, 2), (3, 2), (4, 2, 2)])
-def test_broadcast_to_rejects_shapes_x_does_not_broadcast_to(target):
-    # x's shape is (2, 3).
+@pytest.mark.parametrize('x, target', [
+    *[(X, target) for target in ((3,), (1, 3), (2, 2), (3, 2), (4, 2, 2),
+                                 (3, 4))],
+    # A side of length 0 broadcasts to 0 alone.
+    (numpy.zeros(0, numpy.float32), (3,))])
+def test_broadcast_to_rejects_shapes_x_does_not_broadcast_to(x, target):
     with pytest.raises(type_check.InvalidType, match='BroadcastTo'):
-        F.broadcast_to(X, target)
+        F.broadcast_to(x, target)
 
 
 @pytest.mark.parametrize('index', [5, (0, 3), (slice(None), 0, 0)])
