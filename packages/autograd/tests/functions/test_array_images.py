@@ -44,6 +44,8 @@ def test_im2col_layout_matches_chainer():
                                      [0, 1, 4, 5, 16, 17, 20, 21])
     assert F.im2col(x[:, :1], 3, stride=2, pad=1,
                     cover_all=True).shape == (1, 9, 3, 3)
+    # cover_all is off by default.
+    assert F.im2col(x[:, :1, :3, :3], 2, stride=2).shape == (1, 4, 1, 1)
 
 
 def test_im2col_errors():
@@ -54,10 +56,18 @@ def test_im2col_errors():
         F.im2col(x, 2, stride=0)
     with pytest.raises(ValueError, match='im2col: pad'):
         F.im2col(x, 2, pad=-1)
-    with pytest.raises(ValueError, match='im2col: ksize'):
-        F.im2col(x, (1, 2, 3))
-    with pytest.raises(type_check.InvalidType, match='x.ndim'):
-        F.im2col(x[0], 2)
+    # A kernel one or two longer than either side of x.
+    for ksize in ((4, 1), (1, 4), (5, 1), (1, 5)):
+        with pytest.raises(ValueError, match='im2col: the dilated kernel'):
+            F.im2col(x, ksize)
+    for ksize in ((1, 2, 3), (), 0):
+        with pytest.raises(ValueError, match='im2col: ksize'):
+            F.im2col(x, ksize)
+    with pytest.raises(ValueError, match='im2col: dilate'):
+        F.im2col(x, 2, dilate=0)
+    for images in (x[0], x[None]):
+        with pytest.raises(type_check.InvalidType, match='x.ndim'):
+            F.im2col(images, 2)
 
 
 def test_resize_images_modes_match_chainer():

@@ -143,10 +143,18 @@ def test_pad_modes_and_gradients():
 
 
 def test_pad_errors():
-    with pytest.raises(ValueError, match='pad: mode'):
-        F.pad(X, 1, 'mean')
-    with pytest.raises(ValueError, match='reflect_type'):
-        F.pad(X, 1, 'reflect', reflect_type='odd')
+    # Modes and reflect types before and after the allowed ones.
+    for mode in ('mean', 'bogus'):
+        with pytest.raises(ValueError, match='pad: mode'):
+            F.pad(X, 1, mode)
+    for reflect_type in ('odd', 'bogus'):
+        with pytest.raises(ValueError, match='reflect_type'):
+            F.pad(X, 1, 'reflect', reflect_type=reflect_type)
+    with pytest.raises(ValueError, match='pad: x must have at least one'):
+        F.pad(numpy.zeros((), numpy.float32), 1, 'constant')
+    for pad_width in ((), numpy.zeros(0, numpy.int64)):
+        with pytest.raises(TypeError, match='pad: pad_width'):
+            F.pad(X, pad_width, 'constant')
     with pytest.raises(ValueError, match='pad: pad_width must not be '
                        'negative'):
         F.pad(X, -1, 'constant')
@@ -154,6 +162,15 @@ def test_pad_errors():
         F.pad(X, 1.5, 'constant')
     with pytest.raises(ValueError, match='does not fit'):
         F.pad(X, ((1, 1), (1, 1), (1, 1)), 'constant')
+
+
+@pytest.mark.parametrize('pad_width', [((0, 0), (1, 2)), ((3, 5), (7, 0))])
+def test_wrap_by_indices_is_numpys_wrap(pad_width):
+    """The gather CuPy's wrap padding takes (also wider than an axis),
+    run on NumPy against F.pad's (NumPy's own)."""
+    from kusari.autograd.functions.array.pad import _wrap_by_indices
+    numpy.testing.assert_array_equal(_wrap_by_indices(X, pad_width),
+                                     F.pad(X, pad_width, 'wrap').array)
 
 
 def test_as_strided_follows_chainer_on_views():

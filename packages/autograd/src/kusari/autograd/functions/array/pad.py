@@ -44,11 +44,17 @@ class Pad(function_node.FunctionNode):
 
 def _pad(x, pad_width, mode, keywords):
     """``xp.pad``, but for CuPy's wrap mode, which repeats the wrong
-    elements where a side pads more than the axis holds (CuPy 14.2): the
-    wrap is then gathered by indices modulo each axis's length."""
+    elements where a side pads more than the axis holds (CuPy 14.2)."""
     xp = backend.get_array_module(x)
     if mode != 'wrap' or xp is numpy:
         return xp.pad(x, pad_width, mode=mode, **keywords)
+    return _wrap_by_indices(x, pad_width)
+
+
+def _wrap_by_indices(x, pad_width):
+    """The wrap padding of ``x``, gathered by indices modulo each axis's
+    length."""
+    xp = backend.get_array_module(x)
     return x[xp.ix_(*(xp.arange(-before, side + after) % side
                       for (before, after), side in zip(pad_width, x.shape)))]
 
