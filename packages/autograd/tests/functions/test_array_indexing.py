@@ -97,6 +97,24 @@ def test_select_item_errors():
         F.select_item(X, numpy.array([0., 1.]))
     with pytest.raises(type_check.InvalidType, match='x.shape'):
         F.select_item(X, numpy.array([0, 1, 1]))
+    # t longer or shorter than x's rows; past the end by more than one (X
+    # is 2 x 3: the bound named is its columns).
+    with pytest.raises(type_check.InvalidType, match='x.shape'):
+        F.select_item(X, numpy.array([0]))
+    with pytest.raises(ValueError, match=r'in \[0, 3\); got values in '
+                                         r'\[0, 4\]'):
+        F.select_item(X, numpy.array([0, 4]))
+    # x of one or three axes, t of none or two, t unsigned or of floats
+    # (out of range too: the type is checked first).
+    for x, t, check in (
+            (X[0], numpy.array([0, 1]), 'x.ndim'),
+            (X[:, :, None], numpy.array([3, 3]), 'x.ndim'),
+            (X, numpy.array(1), 't.ndim'),
+            (X, numpy.array([[0], [1]]), 't.ndim'),
+            (X, numpy.array([5, 5], numpy.uint8), 't.dtype'),
+            (X, numpy.array([5., 5.]), 't.dtype')):
+        with pytest.raises(type_check.InvalidType, match=check):
+            F.select_item(x, t)
 
 
 def test_scatter_add_accumulates_repeats_and_keeps_a():

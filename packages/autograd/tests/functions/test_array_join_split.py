@@ -127,6 +127,12 @@ def test_transpose_sequence_needs_sorted_lengths():
     with pytest.raises(type_check.InvalidType):
         F.transpose_sequence([_x(1, 2), _x(3, 2)])
     assert F.transpose_sequence([]) == ()
+    # A later sequence of another dtype or row shape, either way.
+    for later, check in ((_x(1, 2).astype(numpy.float64), 'dtype'),
+                         (_x(1, 2).astype(numpy.float16), 'dtype'),
+                         (_x(1, 3), 'shape'), (_x(1, 1), 'shape')):
+        with pytest.raises(type_check.InvalidType, match=check):
+            F.transpose_sequence([_x(2, 2), later])
 
 
 def test_transpose_sequence_empty_sequence_at_end():
