@@ -158,3 +158,23 @@ def test_pad_sequence_options():
     numpy.testing.assert_array_equal(y.array, [[1, 255], [1, 1]])
     with pytest.raises(ValueError, match='length'):
         F.pad_sequence([numpy.ones(5, 'f')], length=-1)
+    # A length of 0 for sequences of none.
+    assert F.pad_sequence([numpy.ones((0, 2), 'f')], length=0).shape == (
+        1, 0, 2)
+
+
+def test_pad_sequence_checks_its_inputs():
+    # A later sequence of another dtype or row shape, either way; 0-d
+    # inputs; the node applied directly (as Chainer's code may) to none.
+    first = numpy.ones((2, 2), 'f')
+    for later, check in ((first.astype(numpy.float64), 'dtype'),
+                         (first.astype(numpy.float16), 'dtype'),
+                         (numpy.ones((1, 3), 'f'), 'shape'),
+                         (numpy.ones((1, 1), 'f'), 'shape')):
+        with pytest.raises(type_check.InvalidType, match=check):
+            F.pad_sequence([first, later])
+    with pytest.raises(type_check.InvalidType, match='ndim'):
+        F.pad_sequence([numpy.ones((), 'f')])
+    from kusari.autograd.functions.array import pad_sequence
+    with pytest.raises(type_check.InvalidType, match='size'):
+        pad_sequence.PadSequence(None, 0).apply(())
