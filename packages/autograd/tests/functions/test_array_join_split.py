@@ -26,8 +26,9 @@ def test_concat_mismatched_shapes_names_inputs():
     # Past the last axis by more than one.
     lambda xs: F.concat(xs, axis=3), lambda xs: F.stack(xs, axis=4),
     lambda xs: F.split_axis(xs[0], 2, axis=3),
-    # Axis 0 of 0-d inputs.
+    # Axis 0 or -1 of 0-d inputs.
     lambda xs: F.concat([xs[0][0, 0, ...]] * 2, axis=0),
+    lambda xs: F.concat([xs[0][0, 0, ...]] * 2, axis=-1),
     lambda xs: F.split_axis(xs[0][0, 0, ...], 1, axis=0)])
 def test_axis_out_of_range(func):
     with pytest.raises(type_check.InvalidType, match='axis'):
