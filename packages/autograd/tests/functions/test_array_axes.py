@@ -80,6 +80,28 @@ def test_identity_permutations_build_no_node():
     assert F.moveaxis(x, 0, 0) is x
 
 
+def test_reshape_checks_the_size():
+    x = numpy.zeros((2, 3), numpy.float32)
+    # Sizes above and below x's, a known part that does not divide it.
+    for shape, check in (((7,), 'x.size == 7'), ((5,), 'x.size == 5'),
+                         ((4, -1), 'x.size % 4 == 0')):
+        with pytest.raises(type_check.InvalidType, match=check):
+            F.reshape(x, shape)
+    # A known part of 0 is left to NumPy (no division by it).
+    with pytest.raises(ValueError, match='cannot reshape'):
+        F.reshape(x, (-1, 0))
+    for shape in ((-1, -1), (-2, 3), (-1, -1, 6)):
+        with pytest.raises(ValueError, match='reshape: shape may hold a '
+                                             'single -1'):
+            F.reshape(x, shape)
+
+
+def test_diagonal_defaults_are_numpys():
+    x = numpy.arange(24, dtype=numpy.float32).reshape(3, 4, 2)
+    numpy.testing.assert_array_equal(F.diagonal(x).array,
+                                     numpy.diagonal(x))
+
+
 def test_diagonal_same_axes():
     with pytest.raises(ValueError, match='axis1 and axis2 must differ'):
         F.diagonal(X, 0, 1, -2)
