@@ -13,6 +13,20 @@ def _x(*shape, seed=0):
         -1, 1, shape).astype(numpy.float32)
 
 
+@pytest.mark.parametrize('xs, check', [
+    # A later input of another dtype or number of axes, either way, or of
+    # another length before the axis joined (axis 1).
+    ([_x(2, 3), _x(2, 3).astype(numpy.float64)], 'dtype'),
+    ([_x(2, 3), _x(2, 3).astype(numpy.float16)], 'dtype'),
+    ([_x(2, 3), _x(2, 3, 1)], 'ndim'),
+    ([_x(2, 3, 1), _x(2, 3)], 'ndim'),
+    ([_x(2, 3), _x(3, 3)], r'shape\[0\]'),
+])
+def test_concat_checks_each_input_against_the_first(xs, check):
+    with pytest.raises(type_check.InvalidType, match=check):
+        F.concat(xs, axis=1)
+
+
 def test_concat_mismatched_shapes_names_inputs():
     with pytest.raises(type_check.InvalidType) as info:
         F.concat([_x(2, 3), _x(2, 2)], axis=0)
