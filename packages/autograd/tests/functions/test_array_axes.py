@@ -118,6 +118,9 @@ def test_tile_and_repeat_argument_errors():
         F.repeat(X, -1)
     with pytest.raises(TypeError, match='repeat: axis'):
         F.repeat(X, 1, True)
+    # One count per element of the axis: not more.
+    with pytest.raises(type_check.InvalidType, match='len'):
+        F.repeat(X, (1, 2, 3), axis=0)
 
 
 @pytest.mark.parametrize('repeats, expected', [

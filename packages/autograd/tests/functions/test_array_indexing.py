@@ -148,6 +148,24 @@ def test_scatter_add_errors():
     mask = numpy.ones((2, 3), dtype=bool)
     with pytest.raises(type_check.InvalidType, match='index 3 axes'):
         F.scatter_add(X, (mask, 0), numpy.ones(6, numpy.float32))
+    # None indexes no axis of a; b larger than a[slices]; b of another
+    # dtype, either way.
+    with pytest.raises(type_check.InvalidType, match='index 3 axes'):
+        F.scatter_add(X, (None, 0, 0, 0), numpy.ones((1,), numpy.float32))
+    with pytest.raises(ValueError, match='b must have the shape'):
+        F.scatter_add(X, 0, numpy.ones(4, numpy.float32))
+    for a, b in ((X, numpy.ones(3)), (X.astype(numpy.float64),
+                                      numpy.ones(3, numpy.float32))):
+        with pytest.raises(type_check.InvalidType, match='dtype'):
+            F.scatter_add(a, 0, b)
+
+
+def test_scatter_add_of_a_matrix_of_indices():
+    # An int index array of two axes indexes one axis of a.
+    y = F.scatter_add(numpy.zeros(3, numpy.float32),
+                      numpy.array([[0, 1], [1, 2]]),
+                      numpy.ones((2, 2), numpy.float32))
+    numpy.testing.assert_array_equal(y.array, [1, 2, 1])
 
 
 def test_pad_modes_and_gradients():
