@@ -415,7 +415,9 @@ def _test_command(names, links=False, functions=(), tests=()):
     test = 'links/test_links.py' if links else 'test_functions.py'
     paths = [ROOT / 'conformance' / test] if names else []
     if names and not links:
-        paths.append(ARRAY_BACKWARD)
+        # Parametrized over these records alone, the suite starts in about
+        # half the time (the -k expression still picks the kink ids).
+        paths += [ARRAY_BACKWARD, '--records=' + ','.join(names)]
     expression = [selection(names, links)] if names else []
     if not links:
         paths += [KINKS, *beside]
@@ -428,10 +430,6 @@ def _test_command(names, links=False, functions=(), tests=()):
     # Every test of a file matches its name (a keyword of its items).
     paths += tests
     expression += [path.name for path in tests]
-    if names and not links:
-        # Parametrized over these records alone, the suite starts in about
-        # half the time (the -k expression still picks the kink ids).
-        paths.append('--records=' + ','.join(names))
     return ' '.join(shlex.quote(str(part)) for part in (
         sys.executable, '-m', 'pytest', *paths,
         # One argument: an expression starting with '-' is no option.
