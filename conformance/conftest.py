@@ -3,12 +3,16 @@ suite.
 
 ``--device=numpy|cuda`` picks where every check runs; ``--thorough``
 trades the fast, reproducible CI profile for many random examples;
-``--records=relu,relu6`` collects only those function records.
+``--no-shrink`` keeps CI's examples but reports a failure unshrunk, in every
+Hypothesis test of the run (for mutation testing, where a failure found is
+all that counts); ``--records=relu,relu6`` collects only those function
+records.
 """
 import sys
 from pathlib import Path
 
 import pytest
+from hypothesis import settings
 
 # The harness and the records are plain packages beside this file.
 sys.path.insert(0, str(Path(__file__).resolve().parent))
@@ -25,6 +29,9 @@ def pytest_addoption(parser):
     group.addoption('--thorough', action='store_true',
                     help='many random Hypothesis examples instead of the '
                          'few reproducible ones of CI')
+    group.addoption('--no-shrink', action='store_true',
+                    help='report a failing Hypothesis example without '
+                         'shrinking it, in every test of the run')
     group.addoption('--records', metavar='NAMES',
                     help='collect only these function records '
                          '(comma-separated names): a short startup')
@@ -33,8 +40,14 @@ def pytest_addoption(parser):
 def pytest_configure(config):
     # Defaults too: a run from the repository root, without this directory
     # in its arguments, loads this file after parsing the options.
-    profiles.choose(
-        'thorough' if config.getoption('--thorough', False) else 'ci')
+    if config.getoption('--no-shrink', False):
+        profiles.choose('no-shrink')
+        # The other Hypothesis tests of the run (the package tests).
+        settings.register_profile('no-shrink', phases=profiles.UNSHRUNK)
+        settings.load_profile('no-shrink')
+    else:
+        profiles.choose(
+            'thorough' if config.getoption('--thorough', False) else 'ci')
     names = config.getoption('--records', None)
     record.choose(None if names is None else names.split(','))
 

@@ -11,12 +11,12 @@ function records) or else under ``packages/links/src/kusari/links/`` (the
 links, checked by the link records). Each file of a target gets its
 own cosmic-ray session (in ``.mutation/``), whose test command runs only
 the conformance records that reach that file (see :func:`covering`), with
-the fast CI Hypothesis profile, stopping at the first failure. For a
-function file, that is the checks of ``test_functions.py`` and of the
-array-level backward a static_graph replay calls
-(``test_array_backward.py``), and beside them the package's own tests of
-the functions the file and its importers define, and the records'
-kink conventions (see :func:`checks`), which check what the records
+the fast CI Hypothesis profile, stopping at the first failure, unshrunk
+(``--no-shrink``). For a function file, that is the checks of
+``test_functions.py`` and of the array-level backward a static_graph
+replay calls (``test_array_backward.py``), and beside them the package's
+own tests of the functions the file and its importers define, and the
+records' kink conventions (see :func:`checks`), which check what the records
 cannot: argument checks, their errors, the gradient exactly at a kink.
 Only the realistic operators of :data:`KEPT_OPERATORS` are applied. The
 score is killed / (killed + survived); every survivor is printed with its
@@ -433,7 +433,8 @@ def _test_command(names, links=False, functions=(), tests=()):
     return ' '.join(shlex.quote(str(part)) for part in (
         sys.executable, '-m', 'pytest', *paths,
         # One argument: an expression starting with '-' is no option.
-        '-q', '-x', '-p', 'no:cacheprovider', '-k' + ' or '.join(expression)))
+        '-q', '-x', '--no-shrink', '-p', 'no:cacheprovider',
+        '-k' + ' or '.join(expression)))
 
 
 def _cosmic_ray(*arguments, capture=False):

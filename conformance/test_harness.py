@@ -7,6 +7,7 @@ from hypothesis import settings
 from hypothesis import strategies as st
 
 from harness import checks
+from harness import profiles
 from harness import record as record_module
 from harness.profiles import conformance_settings
 from harness import strategies
@@ -172,3 +173,13 @@ def test_a_run_can_collect_only_some_records(monkeypatch):
     record_module.choose(['tanh', 'relu'])
     assert [entry.name for entry in record_module.chosen()] == [
         name for name in record_module.RECORDS if name in ('relu', 'tanh')]
+
+
+def test_no_shrink_keeps_ci_examples_and_drops_only_shrinking():
+    from hypothesis import Phase
+    unshrunk = profiles.PROFILES['no-shrink']
+    ci = profiles.PROFILES['ci']
+    assert Phase.shrink not in unshrunk.phases
+    assert Phase.generate in unshrunk.phases
+    assert (unshrunk.max_examples, unshrunk.derandomize) == (
+        ci.max_examples, ci.derandomize)

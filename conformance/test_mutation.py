@@ -242,6 +242,8 @@ def test_function_files_also_run_their_package_tests_and_kinks():
     assert '[relu6: or' in command
     assert ' --records=clipped_relu,relu6 ' in command
     links = mutation._test_command(['Linear'], links=True)
+    # A failure found is all a mutant's run needs: no time on shrinking it.
+    assert ' --no-shrink ' in command and ' --no-shrink ' in links
     assert str(mutation.KINKS) not in links
     assert '--records' not in links
     assert str(mutation.ARRAY_BACKWARD) not in links

@@ -1,11 +1,15 @@
 """Hypothesis settings of the conformance tests, chosen per run.
 
 ``ci``: few examples, derandomized, so CI runs the same cases every time;
-``thorough``: many random ones. Applied to the conformance tests only
+``thorough``: many random ones; ``no-shrink``: CI's examples, but a failing
+test stops at its first failing example instead of shrinking it, which
+takes seconds to minutes and changes nothing where only pass or fail
+counts (mutation testing). Applied to the conformance tests only
 (:func:`conformance_settings`), never loaded globally, so other Hypothesis
 tests of the same pytest run keep their own settings.
 """
 from hypothesis import HealthCheck
+from hypothesis import Phase
 from hypothesis import settings
 
 # Large arrays and several draws per example are expected here.
@@ -16,6 +20,9 @@ PROFILES = {
     'thorough': settings(max_examples=300, deadline=None, print_blob=True,
                          suppress_health_check=_SLOW_DRAWS),
 }
+# Every phase but shrinking (and the explaining that follows it).
+UNSHRUNK = (Phase.explicit, Phase.reuse, Phase.generate)
+PROFILES['no-shrink'] = settings(PROFILES['ci'], phases=UNSHRUNK)
 _chosen = {'name': 'ci'}
 
 
