@@ -270,6 +270,18 @@ def test_cell_grad_functions_give_the_cell_gradients(module, n_cells, batch):
     F.sum(grads[-1]).backward()  # differentiable again
 
 
+def test_split_gates_gives_unused_gates_zero_gradient():
+    """_gated_cell's SplitGates (which the cells' double backward applies)
+    is differentiable: a gate that reaches no output gets zeros in x's
+    gradient (its third-order gradient, which no record reaches)."""
+    from kusari.autograd.functions.activation import _gated_cell
+    x = Variable(_x(2, 8))
+    gates = _gated_cell.GateLayout(4, True).split_variable(x)
+    F.sum(gates[1] * 2).backward()
+    expected = numpy.zeros((2, 8), numpy.float32)
+    expected[:, 1::4] = 2
+    numpy.testing.assert_array_equal(x.grad, expected)
+
 def test_lstm_errors_name_the_arguments():
     with pytest.raises(type_check.InvalidType, match='x.shape'):
         F.lstm(_x(2, 3), _x(2, 8))

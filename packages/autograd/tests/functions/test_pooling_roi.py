@@ -119,6 +119,8 @@ def test_regions_are_not_differentiated():
     ((X, ROIS, INDICES, 0, 1.0), ValueError, 'outsize must be at least 1'),
     ((X, ROIS, INDICES, 2, 0.0), ValueError,
      'spatial_scale must be a positive number'),
+    ((X, ROIS, INDICES, 2, -1.0), ValueError,
+     'spatial_scale must be a positive number'),
 ])
 def test_argument_errors(name, args, error, match):
     with pytest.raises(error, match=f'{name}: {match}'):
@@ -140,3 +142,17 @@ def test_roi_pooling_2d_argument_errors():
     rois = numpy.array([[3, 0.6, 0.4, 4.1, 3.2]], dtype=numpy.float32)
     with pytest.raises(ValueError, match='roi_pooling_2d: every roi index'):
         F.roi_pooling_2d(X, rois, 2, 2, 1.0)
+
+
+@pytest.mark.parametrize('name', ['roi_max_align_2d',
+                                  'roi_average_align_2d'])
+def test_align_sample_on_the_last_pixel_reads_it_alone(name):
+    """A sample past the centre of the last row and column reads that
+    pixel alone, as in Chainer: the pixels before it, here infinite, add
+    nothing (not even 0 * inf)."""
+    x = numpy.full((1, 1, 4, 5), 3, numpy.float32)
+    x[..., 2, :] = x[..., :, 3] = numpy.inf
+    x[..., 3, 4] = 7
+    rois = numpy.array([[3.0, 4.0, 4.0, 5.0]], numpy.float32)
+    y = getattr(F, name)(x, rois, INDICES[:1], 1, 1.0, sampling_ratio=1)
+    numpy.testing.assert_array_equal(y.array, [[[[7]]]])
