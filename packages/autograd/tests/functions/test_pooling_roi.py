@@ -112,6 +112,8 @@ def test_regions_are_not_differentiated():
      r'rois must be a float array \(R, 4\)'),
     ((X, ROIS, INDICES[:1], 2, 1.0), ValueError,
      r'roi_indices must be an int array \(2,\)'),
+    ((X, ROIS[:1], INDICES[0], 2, 1.0), ValueError,
+     r'roi_indices must be an int array \(1,\)'),
     ((X, ROIS, INDICES + 1, 2, 1.0), ValueError,
      r'every roi index must be an image of x, in \[0, 1\)'),
     ((X, ROIS * numpy.nan, INDICES, 2, 1.0), ValueError,
@@ -156,3 +158,15 @@ def test_align_sample_on_the_last_pixel_reads_it_alone(name):
     rois = numpy.array([[3.0, 4.0, 4.0, 5.0]], numpy.float32)
     y = getattr(F, name)(x, rois, INDICES[:1], 1, 1.0, sampling_ratio=1)
     numpy.testing.assert_array_equal(y.array, [[[[7]]]])
+
+
+@pytest.mark.parametrize('name', ['roi_max_align_2d',
+                                  'roi_average_align_2d'])
+def test_align_sample_exactly_one_pixel_out_reads_the_edge(name):
+    """A sample at -1 (one pixel before the image) still counts and reads
+    the first row or column, as in Chainer 7.8.1 (which gives these
+    values)."""
+    rois = numpy.array([[-1.5, 1.5, -0.5, 2.5], [1.5, -1.5, 2.5, -0.5]],
+                       numpy.float32)
+    y = getattr(F, name)(X, rois, INDICES, 1, 1.0, sampling_ratio=1)
+    numpy.testing.assert_array_equal(y.array.ravel(), [14, 10])
