@@ -103,6 +103,19 @@ def test_regions_are_not_differentiated():
     'roi_max_pooling_2d'])
 @pytest.mark.parametrize('args, error, match', [
     ((X[0], ROIS, INDICES, 2, 1.0), ValueError, r'x must be a float array'),
+    # x of five axes, of ints, of complex numbers (sorting before 'f').
+    ((X[None], ROIS, INDICES, 2, 1.0), ValueError, r'x must be a float array'),
+    ((X.astype(numpy.int32), ROIS, INDICES, 2, 1.0), ValueError,
+     r'x must be a float array'),
+    ((X.astype(numpy.complex64), ROIS, INDICES, 2, 1.0), ValueError,
+     r'x must be a float array'),
+    # rois of five columns, of one axis or of three.
+    ((X, numpy.ones((2, 5), numpy.float32), INDICES, 2, 1.0), ValueError,
+     r'rois must be a float array \(R, 4\)'),
+    ((X, ROIS.ravel(), INDICES, 2, 1.0), ValueError,
+     r'rois must be a float array \(R, 4\)'),
+    ((X, ROIS[:, :, None], INDICES, 2, 1.0), ValueError,
+     r'rois must be a float array \(R, 4\)'),
     ((X, ROIS[:, :3], INDICES, 2, 1.0), ValueError,
      r'rois must be a float array \(R, 4\)'),
     # (complex and bool kinds sort before 'f', int after it.)
@@ -116,6 +129,11 @@ def test_regions_are_not_differentiated():
      r'roi_indices must be an int array \(1,\)'),
     ((X, ROIS, INDICES + 1, 2, 1.0), ValueError,
      r'every roi index must be an image of x, in \[0, 1\)'),
+    ((X, ROIS, INDICES - 1, 2, 1.0), ValueError,
+     r'every roi index must be an image of x, in \[0, 1\)'),
+    # More indices than regions.
+    ((X, ROIS, numpy.zeros(3, numpy.int32), 2, 1.0), ValueError,
+     r'roi_indices must be an int array \(2,\)'),
     ((X, ROIS * numpy.nan, INDICES, 2, 1.0), ValueError,
      'rois must be finite'),
     ((X, ROIS, INDICES, 0, 1.0), ValueError, 'outsize must be at least 1'),
