@@ -133,6 +133,8 @@ def test_regions_are_not_differentiated():
      r'every roi index must be an image of x, in \[0, 1\)'),
     ((X, ROIS, INDICES.astype(numpy.float32), 2, 1.0), ValueError,
      r'roi_indices must be an int array \(2,\)'),
+    ((X, ROIS, INDICES[:, None], 2, 1.0), ValueError,
+     r'roi_indices must be an int array \(2,\)'),
     # More indices than regions.
     ((X, ROIS, numpy.zeros(3, numpy.int32), 2, 1.0), ValueError,
      r'roi_indices must be an int array \(2,\)'),
