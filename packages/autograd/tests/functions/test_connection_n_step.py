@@ -184,6 +184,10 @@ def _mistyped_weight():
       'hx': Variable(numpy.zeros((2, 2, 2))),
       'cx': Variable(numpy.zeros((2, 2, 2)))},
      'n_step_lstm: xs must be sorted by decreasing batch size'),
+    # Rising again after a fall, below the first step's batch.
+    ({'xs': [Variable(numpy.zeros((3, 3))), Variable(numpy.zeros((1, 3))),
+             Variable(numpy.zeros((2, 3)))]},
+     'n_step_lstm: xs must be sorted by decreasing batch size'),
     ({'hx': Variable(numpy.zeros((1, 3, 2)))},
      r'n_step_lstm: hx must be of shape \(2, B, N\)'),
     ({'hx': Variable(numpy.zeros((2, 4, 2)))},
