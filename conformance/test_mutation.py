@@ -244,6 +244,11 @@ def test_function_files_also_run_their_package_tests_and_kinks():
     links = mutation._test_command(['Linear'], links=True)
     # A failure found is all a mutant's run needs: no time on shrinking it.
     assert ' --no-shrink ' in command and ' --no-shrink ' in links
+    # The quick package tests and kinks run before the records.
+    assert command.index('test_activation_options.py') < command.index(
+        'test_functions.py')
+    assert command.index(str(mutation.KINKS)) < command.index(
+        'test_functions.py')
     assert str(mutation.KINKS) not in links
     assert '--records' not in links
     assert str(mutation.ARRAY_BACKWARD) not in links
