@@ -205,6 +205,8 @@ def _mistyped_weight():
      r'\(2, 3\)'),
     ({'xs': [Variable(numpy.zeros((3, 3))), Variable(numpy.zeros((2, 4)))]},
      r'n_step_lstm: xs\[1\] must be a \(B_t, 3\) array'),
+    ({'xs': [Variable(numpy.zeros((3, 3))), Variable(numpy.zeros((2, 2)))]},
+     r'n_step_lstm: xs\[1\] must be a \(B_t, 3\) array'),
     ({'xs': []}, 'n_step_lstm: xs must be a non-empty list'),
     ({'cx': None}, 'n_step_lstm: cx must be a Variable or an array; got '
                    'NoneType'),
