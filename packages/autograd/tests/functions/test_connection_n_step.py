@@ -220,6 +220,15 @@ def _mistyped_weight():
      'n_step_lstm: hx must be of a float dtype'),
     ({'n_layers': 0}, 'n_step_lstm: n_layers must be a positive int'),
     ({'dropout_ratio': 1.0}, r'n_step_lstm: dropout_ratio must be in'),
+    ({'dropout_ratio': 1.5}, r'n_step_lstm: dropout_ratio must be in'),
+    ({'dropout_ratio': -0.5}, r'n_step_lstm: dropout_ratio must be in'),
+    # hx of four axes (its first two right), cx of fewer units than hx.
+    ({'hx': Variable(numpy.zeros((2, 3, 2, 1)))},
+     r'n_step_lstm: hx must be of shape \(2, B, N\)'),
+    ({'cx': Variable(numpy.zeros((2, 3, 1)))},
+     "n_step_lstm: cx must be of hx's shape"),
+    ({'ws': _weights_without_last()[:1] * 3},
+     'n_step_lstm: ws must be a list of 2 lists'),
 ])
 def test_bad_arguments_are_named(changes, match):
     with pytest.raises(ValueError, match=match):
@@ -231,6 +240,18 @@ def test_bad_dtype_is_named():
     args['xs'] = [x.array.astype(numpy.float32) for x in args['xs']]
     with pytest.raises(ValueError, match=r'n_step_lstm: xs\[0\] .* dtype '
                                          r'float64.*got .*float32'):
+        F.n_step_lstm(**args)
+
+
+def test_weight_of_a_wider_dtype_is_named():
+    args = _lstm_args()
+    hx, cx, ws, bs, xs = _inputs('n_step_lstm', 2, [3, 2], 3, 2,
+                                 dtype=numpy.float32)
+    ws[1][0] = ws[1][0].array.astype(numpy.float64)
+    args.update(hx=hx, cx=cx, ws=ws, bs=bs, xs=xs)
+    with pytest.raises(ValueError, match=r'n_step_lstm: ws\[1\]\[0\] must '
+                                         r'be of shape \(2, 2\) and dtype '
+                                         r'float32'):
         F.n_step_lstm(**args)
 
 
