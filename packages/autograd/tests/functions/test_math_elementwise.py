@@ -421,3 +421,19 @@ def test_gpu_linear_interpolate_and_polygamma():
     q = Variable(cupy.asarray(x))
     gq, = _grads(F.polygamma(cupy.asarray([1, 2]), q), q)
     assert isinstance(gq.array, cupy.ndarray)
+
+
+@pytest.mark.parametrize('operate', [
+    F.add, lambda a, b: a - b, lambda a, b: a * b, lambda a, b: a / b,
+    lambda a, b: a ** b])
+@pytest.mark.parametrize('shape_b, dtype_b', [
+    ((2, 3), numpy.float64),  # another dtype
+    ((4,), numpy.float32),  # shapes that do not broadcast
+])
+def test_binary_operands_checked_as_in_chainer(operate, shape_b, dtype_b):
+    """Two Variables of different dtypes or unbroadcastable shapes: an
+    InvalidType before any computing, as Chainer 7.8.1 raises."""
+    a = Variable(numpy.ones((2, 3), numpy.float32))
+    b = Variable(numpy.ones(shape_b, dtype_b))
+    with pytest.raises(type_check.InvalidType):
+        operate(a, b)
