@@ -219,6 +219,8 @@ def _mistyped_weight():
     ({'hx': numpy.zeros((2, 3, 2), numpy.int32)},
      'n_step_lstm: hx must be of a float dtype'),
     ({'n_layers': 0}, 'n_step_lstm: n_layers must be a positive int'),
+    ({'n_layers': 2.0}, 'n_step_lstm: n_layers must be a positive int'),
+    ({'n_layers': True}, 'n_step_lstm: n_layers must be a positive int'),
     ({'dropout_ratio': 1.0}, r'n_step_lstm: dropout_ratio must be in'),
     ({'dropout_ratio': 1.5}, r'n_step_lstm: dropout_ratio must be in'),
     ({'dropout_ratio': -0.5}, r'n_step_lstm: dropout_ratio must be in'),
@@ -243,16 +245,38 @@ def test_bad_dtype_is_named():
         F.n_step_lstm(**args)
 
 
-def test_weight_of_a_wider_dtype_is_named():
-    args = _lstm_args()
+@pytest.mark.parametrize('name, wider', [('cx', False), ('w', True),
+                                         ('w', False), ('b', False)])
+def test_parameter_of_another_dtype_is_named(name, wider):
+    """cx, a weight or a bias of a wider or narrower float dtype than
+    hx."""
+    dtype, other = ((numpy.float32, numpy.float64) if wider
+                    else (numpy.float64, numpy.float32))
+    if name == 'cx':
+        dtype, other = other, dtype
     hx, cx, ws, bs, xs = _inputs('n_step_lstm', 2, [3, 2], 3, 2,
-                                 dtype=numpy.float32)
-    ws[1][0] = ws[1][0].array.astype(numpy.float64)
-    args.update(hx=hx, cx=cx, ws=ws, bs=bs, xs=xs)
-    with pytest.raises(ValueError, match=r'n_step_lstm: ws\[1\]\[0\] must '
-                                         r'be of shape \(2, 2\) and dtype '
-                                         r'float32'):
-        F.n_step_lstm(**args)
+                                 dtype=dtype)
+    if name == 'cx':
+        cx = cx.array.astype(other)
+        match = "cx must be of hx's shape"
+    elif name == 'w':
+        ws[1][0] = ws[1][0].array.astype(other)
+        match = r'ws\[1\]\[0\] must be of shape \(2, 2\) and dtype'
+    else:
+        bs[0][3] = bs[0][3].array.astype(other)
+        match = r'bs\[0\]\[3\] must be of shape \(2,\) and dtype'
+    with pytest.raises(ValueError, match='n_step_lstm: ' + match):
+        F.n_step_lstm(2, 0.0, hx, cx, ws, bs, xs)
+
+
+def test_float16_sweeps_compute_in_float32():
+    """_n_step's sweeps run float16 in float32 (float16 has no BLAS,
+    and sums over many steps need the precision); other dtypes in
+    their own."""
+    from kusari.autograd.functions.connection import _n_step
+    assert _n_step._work_dtype(numpy.dtype(numpy.float16)) == numpy.float32
+    for dtype in (numpy.float32, numpy.float64):
+        assert _n_step._work_dtype(numpy.dtype(dtype)) == dtype
 
 
 def test_bad_bias_is_named():
