@@ -173,6 +173,11 @@ def _weights_without_last():
     return [ws[0], ws[1][:7]]
 
 
+def _weights_with_one_more():
+    _, _, ws, _, _ = _inputs('n_step_lstm', 2, [3, 2], 3, 2)
+    return [ws[0], ws[1] + ws[1][:1]]
+
+
 def _mistyped_weight():
     _, _, ws, _, _ = _inputs('n_step_lstm', 2, [3, 2], 3, 2)
     ws[1][0] = Variable(numpy.zeros((2, 3)))
@@ -227,6 +232,11 @@ def _mistyped_weight():
     # hx of four axes (its first two right), cx of fewer units than hx.
     ({'hx': Variable(numpy.zeros((2, 3, 2, 1)))},
      r'n_step_lstm: hx must be of shape \(2, B, N\)'),
+    ({'hx': Variable(numpy.zeros((2, 3)))},
+     r'n_step_lstm: hx must be of shape \(2, B, N\)'),
+    # A layer of one weight too many.
+    ({'ws': _weights_with_one_more()},
+     r'n_step_lstm: ws\[1\] must be a list of 8 arrays; got 9'),
     ({'cx': Variable(numpy.zeros((2, 3, 1)))},
      "n_step_lstm: cx must be of hx's shape"),
     ({'ws': _weights_without_last()[:1] * 3},
@@ -245,8 +255,9 @@ def test_bad_dtype_is_named():
         F.n_step_lstm(**args)
 
 
-@pytest.mark.parametrize('name, wider', [('cx', False), ('w', True),
-                                         ('w', False), ('b', False)])
+@pytest.mark.parametrize('name, wider', [('cx', False), ('cx', True),
+                                         ('w', True), ('w', False),
+                                         ('b', False)])
 def test_parameter_of_another_dtype_is_named(name, wider):
     """cx, a weight or a bias of a wider or narrower float dtype than
     hx."""

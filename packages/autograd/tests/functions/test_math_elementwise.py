@@ -437,3 +437,20 @@ def test_binary_operands_checked_as_in_chainer(operate, shape_b, dtype_b):
     b = Variable(numpy.ones(shape_b, dtype_b))
     with pytest.raises(type_check.InvalidType):
         operate(a, b)
+
+
+def test_constant_operations_labelled_as_chainer():
+    """The nodes of an operation with a constant show it as Chainer 7.8.1
+    does: in parentheses when negative only."""
+    from kusari.autograd.functions.math import basic_math as bm
+    x = Variable(numpy.ones(3, numpy.float32))
+    cases = [(x + 0.5, bm.AddConstant, '_ + 0.5'),
+             (x - 0.5, bm.AddConstant, '_ + (-0.5)'),
+             (x + 1, bm.AddConstant, '_ + 1'),
+             (x * 0.5, bm.MulConstant, '_ * 0.5'),
+             (x * (-0.5), bm.MulConstant, '_ * (-0.5)'),
+             (x ** 0.5, bm.PowVarConst, '_ ** 0.5'),
+             (0.5 - x, bm.SubFromConstant, '0.5 - _')]
+    for y, node_class, label in cases:
+        assert type(y.creator) is node_class
+        assert y.creator.label == label
