@@ -454,3 +454,28 @@ def test_constant_operations_labelled_as_chainer():
     for y, node_class, label in cases:
         assert type(y.creator) is node_class
         assert y.creator.label == label
+
+
+@pytest.mark.parametrize('name, node_class', [
+    ('add', 'Add'), ('sub', 'Sub'), ('mul', 'Mul'), ('truediv', 'Div'),
+    ('pow', 'PowVarVar')])
+def test_reflected_operator_of_two_variables(name, node_class):
+    """``b.__rsub__(a)`` (called directly; Python calls it for Variables
+    only where a's own operator gave up) is ``a - b``, with both
+    gradients."""
+    from kusari.autograd.functions.math import basic_math as bm
+    a = Variable(numpy.array([1.5, 2.0], numpy.float64))
+    b = Variable(numpy.array([0.5, 3.0], numpy.float64))
+    y = getattr(b, f'__r{name}__')(a)
+    assert type(y.creator) is getattr(bm, node_class)
+    expected = getattr(a, f'__{name}__')(b)
+    numpy.testing.assert_array_equal(y.array, expected.array)
+    y.grad = numpy.ones(2)
+    y.backward()
+    ga, gb = a.grad, b.grad
+    a.cleargrad()
+    b.cleargrad()
+    expected.grad = numpy.ones(2)
+    expected.backward()
+    numpy.testing.assert_array_equal(ga, a.grad)
+    numpy.testing.assert_array_equal(gb, b.grad)
