@@ -212,6 +212,10 @@ def _mistyped_weight():
      r'n_step_lstm: xs\[1\] must be a \(B_t, 3\) array'),
     ({'xs': [Variable(numpy.zeros((3, 3))), Variable(numpy.zeros((2, 2)))]},
      r'n_step_lstm: xs\[1\] must be a \(B_t, 3\) array'),
+    # A later step of three axes, its first two right.
+    ({'xs': [Variable(numpy.zeros((3, 3))),
+             Variable(numpy.zeros((2, 3, 1)))]},
+     r'n_step_lstm: xs\[1\] must be a \(B_t, 3\) array'),
     ({'xs': []}, 'n_step_lstm: xs must be a non-empty list'),
     ({'cx': None}, 'n_step_lstm: cx must be a Variable or an array; got '
                    'NoneType'),
@@ -247,12 +251,16 @@ def test_bad_arguments_are_named(changes, match):
         F.n_step_lstm(**_lstm_args(**changes))
 
 
-def test_bad_dtype_is_named():
-    args = _lstm_args()
-    args['xs'] = [x.array.astype(numpy.float32) for x in args['xs']]
-    with pytest.raises(ValueError, match=r'n_step_lstm: xs\[0\] .* dtype '
-                                         r'float64.*got .*float32'):
-        F.n_step_lstm(**args)
+@pytest.mark.parametrize('dtype, other', [
+    (numpy.float64, numpy.float32), (numpy.float32, numpy.float64)])
+def test_bad_dtype_is_named(dtype, other):
+    hx, cx, ws, bs, xs = _inputs('n_step_lstm', 2, [3, 2], 3, 2,
+                                 dtype=dtype)
+    xs = [x.array.astype(other) for x in xs]
+    with pytest.raises(ValueError, match=rf'n_step_lstm: xs\[0\] .* dtype '
+                                         rf'{numpy.dtype(dtype)}.*got '
+                                         rf'.*{numpy.dtype(other)}'):
+        F.n_step_lstm(2, 0.0, hx, cx, ws, bs, xs)
 
 
 @pytest.mark.parametrize('name, wider', [('cx', False), ('cx', True),
