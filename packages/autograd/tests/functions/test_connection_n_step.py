@@ -265,7 +265,7 @@ def test_bad_dtype_is_named(dtype, other):
 
 @pytest.mark.parametrize('name, wider', [('cx', False), ('cx', True),
                                          ('w', True), ('w', False),
-                                         ('b', False)])
+                                         ('b', True), ('b', False)])
 def test_parameter_of_another_dtype_is_named(name, wider):
     """cx, a weight or a bias of a wider or narrower float dtype than
     hx."""
@@ -298,9 +298,10 @@ def test_float16_sweeps_compute_in_float32():
         assert _n_step._work_dtype(numpy.dtype(dtype)) == dtype
 
 
-def test_bad_bias_is_named():
+@pytest.mark.parametrize('length', [1, 3])
+def test_bad_bias_is_named(length):
     hx, _, ws, bs, xs = _inputs('n_step_bigru', 1, [2], 3, 2)
-    bs[1][5] = numpy.zeros(3)
+    bs[1][5] = numpy.zeros(length)
     with pytest.raises(ValueError, match=r'n_step_bigru: bs\[1\]\[5\] must '
                                          r'be of shape \(2,\)'):
         F.n_step_bigru(1, 0.0, hx, ws, bs, xs)
