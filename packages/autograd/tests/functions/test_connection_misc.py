@@ -251,3 +251,20 @@ def test_bilinear_wants_w_of_e1_and_e2_sides(w_shape):
                                          r'\(3, 4, K\)'):
         F.bilinear(numpy.zeros((2, 3)), numpy.zeros((2, 2, 2)),
                    numpy.zeros(w_shape))
+
+
+@pytest.mark.parametrize('stride, pad', [((2, 1), (1, 2)), ((1, 2), (2, 0))])
+def test_deformable_convolution_of_zero_offsets_is_a_convolution(stride,
+                                                                 pad):
+    """Every tap where the kernel puts it: the plain convolution, with
+    strides and paddings that differ between the axes."""
+    rng = numpy.random.default_rng(0)
+    x = rng.standard_normal((2, 3, 5, 6))
+    W = rng.standard_normal((4, 3, 3, 2))
+    b = rng.standard_normal(4)
+    expected = F.convolution_2d(x, W, b, stride=stride, pad=pad)
+    offset = numpy.zeros((2, 2 * 3 * 2) + expected.shape[2:])
+    y = F.deformable_convolution_2d_sampler(x, offset, W, b, stride=stride,
+                                            pad=pad)
+    numpy.testing.assert_allclose(y.array, expected.array, rtol=1e-12,
+                                  atol=1e-12)
