@@ -268,3 +268,24 @@ def test_deformable_convolution_of_zero_offsets_is_a_convolution(stride,
                                             pad=pad)
     numpy.testing.assert_allclose(y.array, expected.array, rtol=1e-12,
                                   atol=1e-12)
+
+
+def test_deformable_convolution_names_the_offset_shape_of_its_kernel():
+    """A 3 x 2 kernel over x 4 x 4: offsets (n, 2 * 6, 2, 3), so named."""
+    x = numpy.zeros((1, 2, 4, 4))
+    W = numpy.zeros((2, 2, 3, 2))
+    with pytest.raises(ValueError, match=r'offset must have shape \(1, 12, '
+                                         r'2, 3\)'):
+        F.deformable_convolution_2d_sampler(x, numpy.zeros((1, 8, 2, 3)), W)
+
+
+@pytest.mark.parametrize('x_dtype, stride', [
+    (numpy.complex128, 1), (numpy.int64, 1), (numpy.float64, 0),
+    (numpy.float64, (1, 0))])
+def test_deformable_convolution_refuses_bad_x_or_stride(x_dtype, stride):
+    x = numpy.zeros((1, 2, 3, 3), x_dtype)
+    W = numpy.zeros((2, 2, 2, 2))
+    offset = numpy.zeros((1, 8, 2, 2), x_dtype)
+    with pytest.raises((TypeError, ValueError),
+                       match='deformable_convolution_2d_sampler: '):
+        F.deformable_convolution_2d_sampler(x, offset, W, stride=stride)
