@@ -289,3 +289,15 @@ def test_deformable_convolution_refuses_bad_x_or_stride(x_dtype, stride):
     with pytest.raises((TypeError, ValueError),
                        match='deformable_convolution_2d_sampler: '):
         F.deformable_convolution_2d_sampler(x, offset, W, stride=stride)
+
+
+@pytest.mark.parametrize('pad', [-1, (0, -1)])
+def test_deformable_convolution_refuses_a_negative_pad(pad):
+    """x 5 x 5 and offsets that would fit the padding taken off."""
+    x = numpy.zeros((1, 2, 5, 5))
+    offset = numpy.zeros((1, 8) + ((2, 2) if pad == -1 else (4, 2)))
+    with pytest.raises(ValueError, match='deformable_convolution_2d_sampler: '
+                                         'pad must be at least 0'):
+        F.deformable_convolution_2d_sampler(x, offset,
+                                            numpy.zeros((2, 2, 2, 2)),
+                                            pad=pad)
