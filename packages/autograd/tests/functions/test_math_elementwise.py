@@ -447,6 +447,7 @@ def test_constant_operations_labelled_as_chainer():
     cases = [(x + 0.5, bm.AddConstant, '_ + 0.5'),
              (x - 0.5, bm.AddConstant, '_ + (-0.5)'),
              (x + 1, bm.AddConstant, '_ + 1'),
+             (x + 0, bm.AddConstant, '_ + 0'),
              (x * 0.5, bm.MulConstant, '_ * 0.5'),
              (x * (-0.5), bm.MulConstant, '_ * (-0.5)'),
              (x ** 0.5, bm.PowVarConst, '_ ** 0.5'),
@@ -479,3 +480,16 @@ def test_reflected_operator_of_two_variables(name, node_class):
     expected.backward()
     numpy.testing.assert_array_equal(ga, a.grad)
     numpy.testing.assert_array_equal(gb, b.grad)
+
+
+@pytest.mark.parametrize('operate', [lambda x: 2.0 / x, lambda x: 2.0 ** x])
+@pytest.mark.parametrize('dtype', [numpy.complex64, numpy.bool_])
+def test_float_constant_operations_refuse_other_kinds(operate, dtype):
+    """DivFromConstant and PowConstVar take floats only, as in Chainer
+    7.8.1 (InvalidType for complex and bool x)."""
+    from kusari.autograd.functions.math import basic_math as bm
+    x = Variable(numpy.ones(3, dtype))
+    with pytest.raises(type_check.InvalidType):
+        operate(x)
+    with pytest.raises(type_check.InvalidType):  # the node applied itself
+        bm.DivFromConstant(2.0).apply((x,))
