@@ -12,7 +12,6 @@ import sys
 from pathlib import Path
 
 import pytest
-from hypothesis import settings
 
 # The harness and the records are plain packages beside this file.
 sys.path.insert(0, str(Path(__file__).resolve().parent))
@@ -42,9 +41,6 @@ def pytest_configure(config):
     # in its arguments, loads this file after parsing the options.
     if config.getoption('--no-shrink', False):
         profiles.choose('no-shrink')
-        # The other Hypothesis tests of the run (the package tests).
-        settings.register_profile('no-shrink', phases=profiles.UNSHRUNK)
-        settings.load_profile('no-shrink')
     else:
         profiles.choose(
             'thorough' if config.getoption('--thorough', False) else 'ci')

@@ -2,6 +2,7 @@
 incomplete declarations."""
 import numpy
 import pytest
+from hypothesis import Phase
 from hypothesis import given
 from hypothesis import settings
 from hypothesis import strategies as st
@@ -176,10 +177,20 @@ def test_a_run_can_collect_only_some_records(monkeypatch):
 
 
 def test_no_shrink_keeps_ci_examples_and_drops_only_shrinking():
-    from hypothesis import Phase
     unshrunk = profiles.PROFILES['no-shrink']
     ci = profiles.PROFILES['ci']
     assert Phase.shrink not in unshrunk.phases
     assert Phase.generate in unshrunk.phases
     assert (unshrunk.max_examples, unshrunk.derandomize) == (
         ci.max_examples, ci.derandomize)
+
+
+def test_no_shrink_reaches_the_run_s_other_hypothesis_tests(monkeypatch):
+    monkeypatch.setitem(profiles._chosen, 'name', profiles._chosen['name'])
+    previous = settings.get_current_profile_name()
+    try:
+        profiles.choose('no-shrink')
+        assert Phase.shrink not in settings.default.phases
+    finally:
+        settings.load_profile(previous)
+    assert Phase.shrink in settings.default.phases

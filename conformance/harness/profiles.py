@@ -5,8 +5,10 @@
 test stops at its first failing example instead of shrinking it, which
 takes seconds to minutes and changes nothing where only pass or fail
 counts (mutation testing). Applied to the conformance tests only
-(:func:`conformance_settings`), never loaded globally, so other Hypothesis
-tests of the same pytest run keep their own settings.
+(:func:`conformance_settings`), so other Hypothesis tests of the same
+pytest run keep their own settings; ``no-shrink`` alone also reaches
+them (the package tests a mutant's run holds), through Hypothesis's
+default profile.
 """
 from hypothesis import HealthCheck
 from hypothesis import Phase
@@ -32,6 +34,9 @@ def choose(name):
         raise ValueError(f'choose: unknown profile {name!r}; expected one '
                          f'of {sorted(PROFILES)}')
     _chosen['name'] = name
+    if name == 'no-shrink':
+        settings.register_profile(name, phases=UNSHRUNK)
+        settings.load_profile(name)
 
 
 def conformance_settings(test):
