@@ -6,6 +6,7 @@ import pytest
 from kusari.array import configuration
 from kusari.autograd import Variable
 from kusari.autograd import functions as F
+from kusari.autograd.functions.activation import _gated_cell
 from kusari.autograd.utils import type_check
 
 
@@ -274,13 +275,13 @@ def test_split_gates_gives_unused_gates_zero_gradient():
     """_gated_cell's SplitGates (which the cells' double backward applies)
     is differentiable: a gate that reaches no output gets zeros in x's
     gradient (its third-order gradient, which no record reaches)."""
-    from kusari.autograd.functions.activation import _gated_cell
     x = Variable(_x(2, 8))
     gates = _gated_cell.GateLayout(4, True).split_variable(x)
     F.sum(gates[1] * 2).backward()
     expected = numpy.zeros((2, 8), numpy.float32)
     expected[:, 1::4] = 2
     numpy.testing.assert_array_equal(x.grad, expected)
+
 
 def test_lstm_errors_name_the_arguments():
     with pytest.raises(type_check.InvalidType, match='x.shape'):
