@@ -15,6 +15,7 @@ from kusari.array import configuration
 from kusari.autograd import functions as F
 from kusari.autograd import gradient_check
 from kusari.autograd import function_node
+from kusari.autograd.functions.connection import _n_step
 from kusari.autograd.variable import Variable
 
 _EXPECTED = json.loads(
@@ -233,16 +234,17 @@ def _mistyped_weight():
     ({'dropout_ratio': 1.0}, r'n_step_lstm: dropout_ratio must be in'),
     ({'dropout_ratio': 1.5}, r'n_step_lstm: dropout_ratio must be in'),
     ({'dropout_ratio': -0.5}, r'n_step_lstm: dropout_ratio must be in'),
-    # hx of four axes (its first two right), cx of fewer units than hx.
+    # hx of four axes (its first two right) or two, cx of fewer units than
+    # hx.
     ({'hx': Variable(numpy.zeros((2, 3, 2, 1)))},
      r'n_step_lstm: hx must be of shape \(2, B, N\)'),
     ({'hx': Variable(numpy.zeros((2, 3)))},
      r'n_step_lstm: hx must be of shape \(2, B, N\)'),
-    # A layer of one weight too many.
-    ({'ws': _weights_with_one_more()},
-     r'n_step_lstm: ws\[1\] must be a list of 8 arrays; got 9'),
     ({'cx': Variable(numpy.zeros((2, 3, 1)))},
      "n_step_lstm: cx must be of hx's shape"),
+    # A layer of one weight too many; three layers' lists for two.
+    ({'ws': _weights_with_one_more()},
+     r'n_step_lstm: ws\[1\] must be a list of 8 arrays; got 9'),
     ({'ws': _weights_without_last()[:1] * 3},
      'n_step_lstm: ws must be a list of 2 lists'),
 ])
@@ -271,8 +273,6 @@ def test_parameter_of_another_dtype_is_named(name, wider):
     hx."""
     dtype, other = ((numpy.float32, numpy.float64) if wider
                     else (numpy.float64, numpy.float32))
-    if name == 'cx':
-        dtype, other = other, dtype
     hx, cx, ws, bs, xs = _inputs('n_step_lstm', 2, [3, 2], 3, 2,
                                  dtype=dtype)
     if name == 'cx':
@@ -292,7 +292,6 @@ def test_float16_sweeps_compute_in_float32():
     """_n_step's sweeps run float16 in float32 (float16 has no BLAS,
     and sums over many steps need the precision); other dtypes in
     their own."""
-    from kusari.autograd.functions.connection import _n_step
     assert _n_step._work_dtype(numpy.dtype(numpy.float16)) == numpy.float32
     for dtype in (numpy.float32, numpy.float64):
         assert _n_step._work_dtype(numpy.dtype(dtype)) == dtype
