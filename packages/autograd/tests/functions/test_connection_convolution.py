@@ -218,6 +218,26 @@ def test_convolution_2d_bad_shapes(x_shape, w_shape, kwargs, needle):
     assert needle in str(info.value)
 
 
+@pytest.mark.parametrize('w_dtype', ['i4', 'u1', 'b', 'c8'])
+def test_convolution_2d_wants_a_float_filter(w_dtype):
+    # Integer and unsigned kinds sort after 'f', bool and complex before.
+    x = Variable(numpy.zeros((1, 3, 5, 5), numpy.float32))
+    W = numpy.zeros((2, 3, 3, 3), w_dtype)
+    with pytest.raises(type_check.InvalidType, match='W.dtype.kind == f'):
+        F.convolution_2d(x, W)
+
+
+@pytest.mark.parametrize('func,w_shape', [
+    (F.convolution_2d, (2, 3, 3, 3)), (F.deconvolution_2d, (3, 2, 3, 3))])
+@pytest.mark.parametrize('b_length', [1, 3])
+def test_bias_of_another_length_than_the_outputs_is_refused(func, w_shape,
+                                                            b_length):
+    x = Variable(numpy.zeros((1, 3, 5, 5), numpy.float32))
+    W = numpy.zeros(w_shape, numpy.float32)
+    with pytest.raises(type_check.InvalidType, match=r'b.shape\[0\] == '):
+        func(x, W, numpy.zeros(b_length, numpy.float32))
+
+
 @pytest.mark.parametrize('kwargs,error', [
     ({'stride': 0}, ValueError), ({'pad': -1}, ValueError),
     ({'stride': (1, 2, 3)}, TypeError), ({'groups': 0}, ValueError),
