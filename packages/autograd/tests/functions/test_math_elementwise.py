@@ -484,10 +484,12 @@ def test_reflected_operator_of_two_variables(name, node_class):
 @pytest.mark.parametrize('operate', [
     lambda x: 2.0 / x, lambda x: 2.0 ** x,
     # The node applied itself, as Chainer's code may.
-    lambda x: basic_math.DivFromConstant(2.0).apply((x,))])
+    lambda x: basic_math.DivFromConstant(2.0).apply((x,)),
+    lambda x: x / x, lambda x: x ** x])
 @pytest.mark.parametrize('dtype', [numpy.complex64, numpy.bool_])
-def test_float_constant_operations_refuse_other_kinds(operate, dtype):
-    """DivFromConstant and PowConstVar take floats only, as in Chainer
-    7.8.1 (InvalidType for complex and bool x)."""
+def test_float_operations_refuse_other_kinds(operate, dtype):
+    """Division and power, of a constant or of two Variables, take floats
+    only, as in Chainer 7.8.1 (InvalidType for complex and bool x; the
+    kinds sort before 'f')."""
     with pytest.raises(type_check.InvalidType):
         operate(Variable(numpy.ones(3, dtype)))
