@@ -202,33 +202,54 @@ def test_im2col_pads_with_pval():
     assert col[0, 0, 0, 0, 0, 0] == -5 and col[0, 0, 1, 1, 0, 0] == 1
 
 
+# The 2-d function and the N-d one it shares its checks with.
+_CONVOLUTIONS = pytest.mark.parametrize('func,node', [
+    (F.convolution_2d, 'Convolution2DFunction'),
+    (F.convolution_nd, 'ConvolutionND')])
+
+
+@_CONVOLUTIONS
 @pytest.mark.parametrize('x_shape,w_shape,kwargs,needle', [
     ((1, 3, 5, 5), (2, 4, 3, 3), {}, 'x.shape[1] == W.shape[1]'),
+    ((1, 4, 5, 5), (2, 3, 3, 3), {}, 'x.shape[1] == W.shape[1]'),
     ((1, 3, 2, 5), (2, 3, 3, 3), {}, 'x.shape[2]'),
-    ((1, 3, 5), (2, 3, 3, 3), {}, 'x.ndim == 4'),
+    ((1, 3, 5, 5), (2, 3, 3, 3, 1), {}, 'W.ndim == 4'),
     ((1, 4, 5, 5), (3, 2, 3, 3), {'groups': 2}, 'W.shape[0] % 2 == 0'),
 ])
-def test_convolution_2d_bad_shapes(x_shape, w_shape, kwargs, needle):
+def test_convolution_bad_shapes(func, node, x_shape, w_shape, kwargs,
+                                needle):
     x = numpy.zeros(x_shape, numpy.float32)
     W = numpy.zeros(w_shape, numpy.float32)
-    from kusari.autograd.variable import Variable
     with pytest.raises(type_check.InvalidType) as info:
-        F.convolution_2d(Variable(x), W, **kwargs)
-    assert 'Convolution2DFunction' in str(info.value)
+        func(Variable(x), W, **kwargs)
+    assert node in str(info.value)
     assert needle in str(info.value)
 
 
-@pytest.mark.parametrize('w_dtype', ['i4', 'u1', 'b', 'c8'])
-def test_convolution_2d_wants_a_float_filter(w_dtype):
-    # Integer and unsigned kinds sort after 'f', bool and complex before.
-    x = Variable(numpy.zeros((1, 3, 5, 5), numpy.float32))
-    W = numpy.zeros((2, 3, 3, 3), w_dtype)
-    with pytest.raises(type_check.InvalidType, match='W.dtype.kind == f'):
+def test_convolution_2d_wants_x_of_two_spatial_axes():
+    x = Variable(numpy.zeros((1, 3, 5), numpy.float32))
+    W = numpy.zeros((2, 3, 3, 3), numpy.float32)
+    with pytest.raises(type_check.InvalidType, match='x.ndim == 4'):
         F.convolution_2d(x, W)
 
 
+@_CONVOLUTIONS
+@pytest.mark.parametrize('x_dtype,w_dtype', [
+    # Integer and unsigned kinds sort after 'f', bool and complex before.
+    *[('f4', w_dtype) for w_dtype in ('i4', 'u1', 'b', 'c8')],
+    *[(x_dtype, 'f4') for x_dtype in ('i4', 'b', 'c8')]])
+def test_convolution_wants_float_x_and_filter(func, node, x_dtype, w_dtype):
+    x = Variable(numpy.zeros((1, 3, 5, 5), x_dtype))
+    W = numpy.zeros((2, 3, 3, 3), w_dtype)
+    name = 'W' if x_dtype == 'f4' else 'x'
+    with pytest.raises(type_check.InvalidType,
+                       match=f'{name}.dtype.kind == f'):
+        func(x, W)
+
+
 @pytest.mark.parametrize('func,w_shape', [
-    (F.convolution_2d, (2, 3, 3, 3)), (F.deconvolution_2d, (3, 2, 3, 3))])
+    (F.convolution_2d, (2, 3, 3, 3)), (F.convolution_nd, (2, 3, 3, 3)),
+    (F.deconvolution_2d, (3, 2, 3, 3)), (F.deconvolution_nd, (3, 2, 3, 3))])
 @pytest.mark.parametrize('b_length', [1, 3])
 def test_bias_of_another_length_than_the_outputs_is_refused(func, w_shape,
                                                             b_length):
@@ -238,15 +259,16 @@ def test_bias_of_another_length_than_the_outputs_is_refused(func, w_shape,
         func(x, W, numpy.zeros(b_length, numpy.float32))
 
 
+@pytest.mark.parametrize('func', [F.convolution_2d, F.convolution_nd])
 @pytest.mark.parametrize('kwargs,error', [
     ({'stride': 0}, ValueError), ({'pad': -1}, ValueError),
     ({'stride': (1, 2, 3)}, TypeError), ({'groups': 0}, ValueError),
     ({'dilate': 1.5}, TypeError)])
-def test_convolution_2d_bad_options(kwargs, error):
+def test_convolution_bad_options(func, kwargs, error):
     x = numpy.zeros((1, 2, 4, 4), numpy.float32)
     W = numpy.zeros((2, 2, 3, 3), numpy.float32)
-    with pytest.raises(error, match='convolution_2d: '):
-        F.convolution_2d(x, W, **kwargs)
+    with pytest.raises(error, match=f'{func.__name__}: '):
+        func(x, W, **kwargs)
 
 
 def test_deconvolution_bad_outsize():
