@@ -379,7 +379,8 @@ def checks(path, links=False):
     has those alone) or, for a private helper, whose tests name it
     (``_numpy_blas``), with the public classes (nodes) of those modules,
     and the test files run whole (Variable's for its operators' module,
-    which no function module imports)."""
+    which no function module imports, and for the modules it imports:
+    basic_math's operators)."""
     if links:
         sources = package_sources(LINKS)
         modules = link_record_modules(sources)
@@ -393,9 +394,12 @@ def checks(path, links=False):
     names = covering(modules, module, users)
     if links:
         return names, (), ()
+    # Variable's operators and methods are this module's functions too:
+    # their tests (comparisons with a scalar, say) run whole.
+    tests = (VARIABLE_TESTS,) if VARIABLE_METHODS in users else ()
     return (names, (*public_functions({module, *users}),
                     *node_classes({module, *users}),
-                    *private_name(module)), ())
+                    *private_name(module)), tests)
 
 
 def _test_command(names, links=False, functions=(), tests=()):

@@ -310,6 +310,14 @@ def test_variable_methods_run_the_operator_records_and_variable_tests():
         [], tests=[mutation.VARIABLE_TESTS]).endswith(' -ktest_variable.py')
 
 
+def test_modules_variable_s_methods_import_run_the_variable_tests():
+    # basic_math defines the comparisons Variable's operators are.
+    basic_math = mutation.AUTOGRAD / 'functions' / 'math' / 'basic_math.py'
+    assert mutation.checks(basic_math)[2] == (mutation.VARIABLE_TESTS,)
+    relu = mutation.AUTOGRAD / 'functions' / 'activation' / 'relu.py'
+    assert mutation.checks(relu)[2] == ()
+
+
 def test_reopen_survivors_forgets_only_the_survivors(tmp_path):
     import sqlite3
     session = tmp_path / 'session.sqlite'
