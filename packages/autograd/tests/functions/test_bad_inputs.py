@@ -24,7 +24,8 @@ def test_dtype_kind_conditions_fail_as_invalid_type(call, expect):
 
 
 @pytest.mark.parametrize('function', [F.sum, F.absolute])
-@pytest.mark.parametrize('dtype', [numpy.bool_, numpy.int32, numpy.uint8])
+@pytest.mark.parametrize('dtype', [numpy.bool_, numpy.int32, numpy.uint8,
+                                   numpy.complex64])
 def test_non_float_inputs_are_rejected_at_forward_as_in_chainer(
         function, dtype):
     x = Variable(numpy.ones((2, 3), dtype))

@@ -428,7 +428,8 @@ def test_gpu_linear_interpolate_and_polygamma():
     F.add, lambda a, b: a - b, lambda a, b: a * b, lambda a, b: a / b,
     lambda a, b: a ** b])
 @pytest.mark.parametrize('shape_b, dtype_b', [
-    ((2, 3), numpy.float64),  # another dtype
+    ((2, 3), numpy.float64),  # a wider dtype
+    ((2, 3), numpy.float16),  # a narrower one
     ((4,), numpy.float32),  # shapes that do not broadcast
 ])
 def test_binary_operands_checked_as_in_chainer(operate, shape_b, dtype_b):
@@ -486,10 +487,11 @@ def test_reflected_operator_of_two_variables(name, node_class):
     # The node applied itself, as Chainer's code may.
     lambda x: basic_math.DivFromConstant(2.0).apply((x,)),
     lambda x: x / x, lambda x: x ** x])
-@pytest.mark.parametrize('dtype', [numpy.complex64, numpy.bool_])
+@pytest.mark.parametrize('dtype', [numpy.complex64, numpy.bool_,
+                                   numpy.int32, numpy.uint8])
 def test_float_operations_refuse_other_kinds(operate, dtype):
     """Division and power, of a constant or of two Variables, take floats
-    only, as in Chainer 7.8.1 (InvalidType for complex and bool x; the
-    kinds sort before 'f')."""
+    only, as in Chainer 7.8.1 (InvalidType for complex, bool, int and
+    unsigned x, kinds on either side of 'f')."""
     with pytest.raises(type_check.InvalidType):
         operate(Variable(numpy.ones(3, dtype)))
