@@ -214,6 +214,7 @@ _CONVOLUTIONS = pytest.mark.parametrize('func,node', [
     ((1, 4, 5, 5), (2, 3, 3, 3), {}, 'x.shape[1] == W.shape[1]'),
     ((1, 3, 2, 5), (2, 3, 3, 3), {}, 'x.shape[2]'),
     ((1, 3, 5, 5), (2, 3, 3, 3, 1), {}, 'W.ndim == 4'),
+    ((1, 3, 5, 5), (2, 3, 3), {}, 'W.ndim == 4'),
     ((1, 4, 5, 5), (3, 2, 3, 3), {'groups': 2}, 'W.shape[0] % 2 == 0'),
 ])
 def test_convolution_bad_shapes(func, node, x_shape, w_shape, kwargs,
