@@ -196,13 +196,23 @@ def test_gamma_of_too_many_axes_is_an_invalid_type():
         F.batch_normalization(x, gamma, gamma)
 
 
-def test_running_mean_shape_checked_before_any_update():
+@pytest.mark.parametrize('side', [2, 4])
+def test_running_mean_shape_checked_before_any_update(side):
     x, gamma, beta = _batch()
     running_mean = numpy.zeros(3, numpy.float32)
     with pytest.raises(ValueError, match='running_var'):
         F.batch_normalization(x, gamma, beta, running_mean=running_mean,
-                              running_var=numpy.ones(4, numpy.float32))
+                              running_var=numpy.ones(side, numpy.float32))
     assert not running_mean.any()
+
+
+@pytest.mark.parametrize('dtype', [numpy.float16, numpy.float64])
+def test_fixed_statistics_of_another_dtype_than_gamma_are_refused(dtype):
+    x, gamma, beta = _batch()
+    mean = numpy.zeros(3, dtype)
+    with pytest.raises(type_check.InvalidType, match='mean.dtype'):
+        F.fixed_batch_normalization(x, gamma, beta, mean,
+                                    numpy.ones(3, numpy.float32))
 
 
 def test_removed_and_unknown_arguments():
@@ -219,14 +229,23 @@ def test_axis_out_of_range():
         F.batch_normalization(x, gamma, beta, axis=(0, 3))
 
 
-def test_axis_argument_names_the_statistics_axes():
+@pytest.mark.parametrize('axis', [(0, 1), (-3, -2), (0, -2)])
+def test_axis_argument_names_the_statistics_axes(axis):
+    # Negative axes count from the end, down to -x.ndim.
     x, _, _ = _batch(7)
     gamma = numpy.ones(4, numpy.float32)
     beta = numpy.zeros(4, numpy.float32)
-    y = F.batch_normalization(x, gamma, beta, axis=(0, 1)).array
+    y = F.batch_normalization(x, gamma, beta, axis=axis).array
     expected = (x - x.mean(axis=(0, 1))) / numpy.sqrt(
         x.var(axis=(0, 1)) + 2e-5)
     numpy.testing.assert_allclose(y, expected, atol=1e-5)
+
+
+def test_a_batch_of_several_samples_does_not_warn():
+    x, gamma, beta = _batch(shape=(2, 3, 1))
+    with warnings.catch_warnings():
+        warnings.simplefilter('error')
+        F.batch_normalization(x, gamma, beta)
 
 
 def test_single_sample_warns():
