@@ -124,19 +124,27 @@ def test_float16_x_with_float32_parameters():
     numpy.testing.assert_allclose(beta.grad, numpy.full(3, 24.0))
 
 
-def test_fixed_float16_x_with_float32_parameters():
-    # Each gradient in its input's dtype: x's float16, the others float32.
+@pytest.mark.parametrize('x_dtype,param_dtype', [
+    (numpy.float16, numpy.float32), (numpy.float32, numpy.float16)])
+def test_fixed_x_and_parameters_of_two_dtypes(x_dtype, param_dtype):
+    # Each gradient in its input's dtype, x's and the parameters'.
     x, gamma, beta = _batch(5)
-    x16 = Variable(x.astype(numpy.float16))
-    params = [Variable(a) for a in (gamma, beta, x.mean(axis=(0, 2)),
-                                    x.var(axis=(0, 2)))]
-    y = F.fixed_batch_normalization(x16, *params)
-    assert y.dtype == numpy.float16
+    xv = Variable(x.astype(x_dtype))
+    params = [Variable(a.astype(param_dtype))
+              for a in (gamma, beta, x.mean(axis=(0, 2)), x.var(axis=(0, 2)))]
+    y = F.fixed_batch_normalization(xv, *params)
+    assert y.dtype == x_dtype
     y.grad = numpy.ones_like(y.array)
     y.backward()
-    assert x16.grad.dtype == numpy.float16
-    assert [p.grad.dtype for p in params] == [numpy.float32] * 4
+    assert xv.grad.dtype == x_dtype
+    assert [p.grad.dtype for p in params] == [param_dtype] * 4
     numpy.testing.assert_allclose(params[1].grad, numpy.full(3, 24.0))
+    # x's gradient computed in the wider dtype, from the parameters given.
+    gamma, var = (params[0].array.astype(numpy.float64),
+                  params[3].array.astype(numpy.float64))
+    numpy.testing.assert_allclose(xv.grad, numpy.broadcast_to(
+        (gamma / numpy.sqrt(var + 2e-5))[:, None], x.shape),
+        rtol=1e-3 if x_dtype == numpy.float16 else 1e-6)
 
 
 @pytest.mark.parametrize('func, x_shape', [
@@ -196,37 +204,64 @@ def test_gamma_of_too_many_axes_is_an_invalid_type():
         F.batch_normalization(x, gamma, gamma)
 
 
-@pytest.mark.parametrize('side', [2, 4])
-def test_running_mean_shape_checked_before_any_update(side):
+@pytest.mark.parametrize('running_var', [
+    numpy.ones(2, numpy.float32), numpy.ones(4, numpy.float32),
+    numpy.ones(3, numpy.int32)])
+@pytest.mark.parametrize('with_mean', [True, False])
+def test_running_statistics_checked_before_any_update(running_var,
+                                                      with_mean):
+    # A float array of gamma's shape, given with running_mean or alone.
     x, gamma, beta = _batch()
-    running_mean = numpy.zeros(3, numpy.float32)
-    with pytest.raises(ValueError, match='running_var'):
+    running_mean = numpy.zeros(3, numpy.float32) if with_mean else None
+    with pytest.raises(ValueError, match='running_var must be a float'):
         F.batch_normalization(x, gamma, beta, running_mean=running_mean,
-                              running_var=numpy.ones(side, numpy.float32))
-    assert not running_mean.any()
+                              running_var=running_var)
+    assert running_mean is None or not running_mean.any()
 
 
-@pytest.mark.parametrize('dtype', [numpy.float16, numpy.float64])
-def test_fixed_statistics_of_another_dtype_than_gamma_are_refused(dtype):
+@pytest.mark.parametrize('name', ['mean', 'var'])
+@pytest.mark.parametrize('shape,dtype,wrong', [
+    ((3,), numpy.float16, 'dtype'), ((3,), numpy.float64, 'dtype'),
+    ((2,), numpy.float32, 'shape'), ((4,), numpy.float32, 'shape')])
+def test_fixed_statistics_unlike_gamma_are_refused(name, shape, dtype,
+                                                   wrong):
     x, gamma, beta = _batch()
-    mean = numpy.zeros(3, dtype)
-    with pytest.raises(type_check.InvalidType, match='mean.dtype'):
-        F.fixed_batch_normalization(x, gamma, beta, mean,
-                                    numpy.ones(3, numpy.float32))
+    statistics = {'mean': numpy.zeros(3, numpy.float32),
+                  'var': numpy.ones(3, numpy.float32)}
+    statistics[name] = numpy.ones(shape, dtype)
+    with pytest.raises(type_check.InvalidType,
+                       match=f'{name}.{wrong} == gamma.{wrong}'):
+        F.fixed_batch_normalization(x, gamma, beta, statistics['mean'],
+                                    statistics['var'])
 
 
 def test_removed_and_unknown_arguments():
     x, gamma, beta = _batch()
+    with pytest.raises(TypeError, match='3 positional arguments'):
+        F.batch_normalization(x, gamma, beta, 1e-3)  # eps is keyword-only
     with pytest.raises(ValueError, match='using_config'):
         F.batch_normalization(x, gamma, beta, train=True)
     with pytest.raises(TypeError, match='bogus'):
         F.batch_normalization(x, gamma, beta, bogus=1)
 
 
-def test_axis_out_of_range():
+@pytest.mark.parametrize('axis', [3, 4, -4])
+def test_axis_out_of_range(axis):
     x, gamma, beta = _batch()
-    with pytest.raises(ValueError, match='axis 3'):
-        F.batch_normalization(x, gamma, beta, axis=(0, 3))
+    with pytest.raises(ValueError, match=f'axis {axis} is out of range'):
+        F.batch_normalization(x, gamma, beta, axis=(0, axis))
+
+
+def test_axis_named_twice():
+    x, gamma, beta = _batch()
+    with pytest.raises(ValueError, match='names an axis twice'):
+        F.batch_normalization(x, gamma[:1], beta[:1], axis=(0, 2, -1))
+
+
+def test_x_of_no_axes_is_an_invalid_type():
+    _, gamma, beta = _batch()
+    with pytest.raises(type_check.InvalidType, match='x.ndim'):
+        F.batch_normalization(numpy.ones((), numpy.float32), gamma, beta)
 
 
 @pytest.mark.parametrize('axis', [(0, 1), (-3, -2), (0, -2)])
