@@ -1,5 +1,6 @@
 """Convolutions against a plain NumPy loop, option handling, errors."""
 import itertools
+import re
 
 import numpy
 import pytest
@@ -165,14 +166,16 @@ def test_both_patch_layouts_agree(monkeypatch, groups):
         numpy.testing.assert_allclose(first, last, rtol=1e-12, atol=1e-12)
 
 
-def test_float16_keeps_dtype_and_precision():
+@pytest.mark.parametrize('func', [F.convolution_2d, F.convolution_nd])
+def test_float16_keeps_dtype_and_precision(func):
+    # The sums of 8 * 3 * 3 products in float32, rounded once to float16.
     rng = numpy.random.default_rng(2)
-    x = rng.uniform(-1, 1, (1, 8, 5, 5))
-    W = rng.uniform(-1, 1, (3, 8, 3, 3))
-    y = F.convolution_2d(x.astype(numpy.float16), W.astype(numpy.float16))
+    x = rng.uniform(-1, 1, (1, 8, 5, 5)).astype(numpy.float16)
+    W = rng.uniform(-1, 1, (3, 8, 3, 3)).astype(numpy.float16)
+    y = func(x, W)
     assert y.dtype == numpy.float16
-    expected = F.convolution_2d(x, W).array
-    numpy.testing.assert_allclose(y.array, expected, atol=0.05)
+    expected = func(x.astype(numpy.float32), W.astype(numpy.float32)).array
+    numpy.testing.assert_array_equal(y.array, expected.astype(numpy.float16))
 
 
 def test_conv_outsize_helpers():
@@ -264,7 +267,7 @@ def test_bias_of_another_length_than_the_outputs_is_refused(func, w_shape,
 @pytest.mark.parametrize('kwargs,error', [
     ({'stride': 0}, ValueError), ({'pad': -1}, ValueError),
     ({'stride': (1, 2, 3)}, TypeError), ({'groups': 0}, ValueError),
-    ({'dilate': 1.5}, TypeError)])
+    ({'dilate': 1.5}, TypeError), ({'dilate': 0}, ValueError)])
 def test_convolution_bad_options(func, kwargs, error):
     x = numpy.zeros((1, 2, 4, 4), numpy.float32)
     W = numpy.zeros((2, 2, 3, 3), numpy.float32)
@@ -414,6 +417,22 @@ def test_filter_gradient_node_checks_x_and_gy(x_shape, x_dtype, gy_shape,
     with pytest.raises(type_check.InvalidType) as info:
         convolution_nd.ConvolutionNDGradW(node, (2,)).apply((x, gy))
     assert needle in str(info.value)
+
+
+@pytest.mark.parametrize('node_class', [
+    convolution_nd.ConvolutionND, deconvolution_nd.DeconvolutionND])
+@pytest.mark.parametrize('x_shape,b_shape,needle', [
+    ((2, 3), None, 'x.ndim == 3'), ((2, 3, 5, 5), None, 'x.ndim == 3'),
+    ((2, 3, 5), (3, 1), 'b.ndim == 1'), ((2, 3, 5), (), 'b.ndim == 1')])
+def test_nodes_check_x_s_axes_and_b_s(node_class, x_shape, b_shape, needle):
+    # (The functions infer the number of spatial axes from x; a node
+    # built for one checks that x has it.)
+    x = numpy.ones(x_shape, numpy.float32)
+    inputs = (x, numpy.ones((3, 3, 2), numpy.float32))
+    if b_shape is not None:
+        inputs += (numpy.ones(b_shape, numpy.float32),)
+    with pytest.raises(type_check.InvalidType, match=re.escape(needle)):
+        node_class(1).apply(inputs)
 
 
 @pytest.mark.parametrize('node_class', [
