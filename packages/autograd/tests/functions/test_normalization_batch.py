@@ -1,5 +1,6 @@
 """Batch normalization and renormalization: running statistics, train and
 test behaviour, precision, dtypes and argument errors."""
+import re
 import warnings
 
 import numpy
@@ -50,6 +51,22 @@ def test_running_statistics_after_several_calls():
                         x64.var(axis=(0, 2)))
     numpy.testing.assert_allclose(running_mean, expected_mean, rtol=1e-5)
     numpy.testing.assert_allclose(running_var, expected_var, rtol=1e-5)
+
+
+@pytest.mark.parametrize('shape', [(2, 3), (1, 3, 2), (1, 3)])
+def test_running_variance_of_few_values_is_unbiased(shape):
+    # m values per feature: the variance times m / (m - 1), m = 2 here;
+    # one value (no spread to estimate) adds its variance, 0, as it is.
+    x, gamma, beta = _batch(3, shape)
+    running_var = numpy.ones(3, numpy.float32)
+    with warnings.catch_warnings():
+        warnings.simplefilter('ignore')  # the warning of one value
+        F.batch_normalization(x, gamma, beta, running_var=running_var)
+    m = x.size // 3
+    axes = (0,) + tuple(range(2, x.ndim))
+    numpy.testing.assert_allclose(
+        running_var, 0.9 + 0.1 * m / max(m - 1, 1) * x.var(axis=axes),
+        rtol=1e-6)
 
 
 def test_running_statistics_default_decay():
@@ -213,7 +230,9 @@ def test_running_statistics_checked_before_any_update(running_var,
     # A float array of gamma's shape, given with running_mean or alone.
     x, gamma, beta = _batch()
     running_mean = numpy.zeros(3, numpy.float32) if with_mean else None
-    with pytest.raises(ValueError, match='running_var must be a float'):
+    with pytest.raises(ValueError, match=re.escape(
+            f'running_var must be a float array of gamma\'s shape (3,), '
+            f'got {running_var.shape} {running_var.dtype}')):
         F.batch_normalization(x, gamma, beta, running_mean=running_mean,
                               running_var=running_var)
     assert running_mean is None or not running_mean.any()
