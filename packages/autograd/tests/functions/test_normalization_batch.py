@@ -295,11 +295,12 @@ def test_axis_argument_names_the_statistics_axes(axis):
     numpy.testing.assert_allclose(y, expected, atol=1e-5)
 
 
-def test_a_batch_of_several_samples_does_not_warn():
-    x, gamma, beta = _batch(shape=(2, 3, 1))
+@pytest.mark.parametrize('shape', [(2, 3, 1), (0, 3)])
+def test_a_batch_of_several_samples_or_none_does_not_warn(shape):
+    x, gamma, beta = _batch(shape=shape)
     with warnings.catch_warnings():
         warnings.simplefilter('error')
-        F.batch_normalization(x, gamma, beta)
+        assert F.batch_normalization(x, gamma, beta).shape == shape
 
 
 def test_single_sample_warns():
