@@ -60,11 +60,15 @@ def test_empty_sequence(func):
         _concat_split.Concat(0).apply(())
 
 
-def test_stack_mismatched_shapes_and_dtypes():
-    with pytest.raises(type_check.InvalidType):
-        F.stack([_x(2, 3), _x(3, 2)])
-    with pytest.raises(type_check.InvalidType):
-        F.stack([_x(2), _x(2).astype(numpy.float64)])
+@pytest.mark.parametrize('second, needle', [
+    # Shapes that sort after and before the first's; a wider and a
+    # narrower dtype.
+    (_x(3, 2), 'shape'), (_x(2, 2), 'shape'),
+    (_x(2, 3).astype(numpy.float64), 'dtype'),
+    (_x(2, 3).astype(numpy.float16), 'dtype')])
+def test_stack_mismatched_shapes_and_dtypes(second, needle):
+    with pytest.raises(type_check.InvalidType, match=needle):
+        F.stack([_x(2, 3), second])
 
 
 @pytest.mark.parametrize('axis', [1.0, '1', True])
