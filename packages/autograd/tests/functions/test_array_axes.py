@@ -42,12 +42,20 @@ def test_flip_axis_out_of_range_is_a_type_error():
         F.flip(X, 3)
     with pytest.raises(TypeError, match='flip: axis'):
         F.flip(X, None)
-    with pytest.raises(type_check.InvalidType,
-                       match='fliplr: x must have at least 2 axes; got shape'):
-        F.fliplr(X[0, 0])
+    for x in (X[0, 0], X[0, 0, 0]):
+        with pytest.raises(type_check.InvalidType,
+                           match='fliplr: x must have at least 2 axes; got'):
+            F.fliplr(x)
     with pytest.raises(type_check.InvalidType,
                        match='flipud: x must have at least 1 axes; got shape'):
         F.flipud(X[0, 0, 0])
+
+
+@pytest.mark.parametrize('x', [X[0], X, X[0, 0]], ids=['2-d', '3-d', '1-d'])
+def test_fliplr_and_flipud_match_numpy_from_their_least_axes(x):
+    if x.ndim >= 2:
+        numpy.testing.assert_array_equal(F.fliplr(x).array, numpy.fliplr(x))
+    numpy.testing.assert_array_equal(F.flipud(x).array, numpy.flipud(x))
 
 
 def test_rollaxis_negative_start_counts_from_ndim():

@@ -136,10 +136,20 @@ def test_stacking_functions_promote_like_numpy():
                                      numpy.dstack([a, b]))
     scalar = numpy.asarray(2, numpy.float32)
     assert F.hstack([scalar, a]).shape == (4,)
-    # One input: promoted and joined with nothing.
+    # One input: promoted and joined with nothing; inputs of more axes
+    # than the least each function promotes to: joined as they are.
+    c, d = _x(2, 3, 4, 2), _x(2, 3, 4, 2, seed=1)
     for func, reference in ((F.hstack, numpy.hstack), (F.vstack, numpy.vstack),
                             (F.dstack, numpy.dstack)):
         numpy.testing.assert_array_equal(func([a]).array, reference([a]))
+        numpy.testing.assert_array_equal(func([c, d]).array,
+                                         reference([c, d]))
+
+
+def test_concat_joins_along_axis_1_by_default():
+    a, b = _x(2, 3, 2), _x(2, 1, 2, seed=1)
+    numpy.testing.assert_array_equal(F.concat([a, b]).array,
+                                     numpy.concatenate([a, b], axis=1))
 
 
 def test_transpose_sequence_needs_sorted_lengths():
