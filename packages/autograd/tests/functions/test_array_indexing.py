@@ -46,6 +46,17 @@ def test_get_item_out_of_range_names_the_function(index):
         F.get_item(X, index)
 
 
+@pytest.mark.parametrize('index', [
+    [True, False], [[True, False], [False, True]], [1, 0], [[1], [0]], [],
+    [[]]])
+def test_get_item_reads_a_list_as_numpy_2_does(index):
+    # One boolean or integer array; an empty list as integers.
+    x = numpy.arange(4, dtype=numpy.float32).reshape(2, 2)
+    as_array = numpy.asarray(index)
+    expected = x[as_array if as_array.size else as_array.astype(numpy.intp)]
+    numpy.testing.assert_array_equal(F.get_item(x, index).array, expected)
+
+
 def test_where_broadcasts_and_takes_scalars():
     condition = numpy.array([True, False, True])
     x = Variable(X.copy())
