@@ -298,7 +298,24 @@ def test_crf1d_errors():
         F.crf1d(cost, xs, [ys[0] + 3, ys[1], ys[2]])
     with pytest.raises(Exception, match=r'crf1d'):
         F.crf1d(cost, [xs[2], xs[0]], [ys[2], ys[0]])
-    with pytest.raises(ValueError, match='one entry per step'):
-        F.crf1d(cost, xs, ys[:2])
+    for steps in (ys[:2], ys + ys[-1:]):
+        with pytest.raises(ValueError, match='one entry per step'):
+            F.crf1d(cost, xs, steps)
     with pytest.raises(ValueError, match='argmax_crf1d: xs'):
         F.argmax_crf1d(cost, [])
+    # Labels of floats, or of two axes, of the batch's length.
+    for y in (ys[0].astype(numpy.float32), ys[0][:, None]):
+        with pytest.raises(ValueError, match=r'ys\[0\] must be 1-D ints'):
+            F.crf1d(cost, xs, [y, ys[1], ys[2]])
+
+
+@pytest.mark.parametrize('cost, xs, needle', [
+    # A square cost of ints, with int scores; a cost of 3 rows, 4 columns.
+    (numpy.zeros((3, 3), numpy.int32), [numpy.zeros((2, 3), numpy.int32)],
+     'cost.dtype.kind == f'),
+    (numpy.zeros((3, 4)), [numpy.zeros((2, 3))],
+     'cost.shape[0] == cost.shape[1]')])
+def test_crf1d_checks_the_cost(cost, xs, needle):
+    with pytest.raises(type_check.InvalidType) as info:
+        F.crf1d(cost, xs, [numpy.zeros(2, numpy.int32)])
+    assert needle in str(info.value)
