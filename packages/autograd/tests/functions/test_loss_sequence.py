@@ -267,8 +267,9 @@ def test_crf1d_gradients_twice():
         atol=1e-5, rtol=1e-4)
 
 
-def test_argmax_crf1d_matches_brute_force():
-    cost, xs, _, lengths = _crf_problem(3)
+@pytest.mark.parametrize('seed, n_label', [(3, 3), (4, 4), (5, 2)])
+def test_argmax_crf1d_matches_brute_force(seed, n_label):
+    cost, xs, _, lengths = _crf_problem(seed, n_label)
     k = cost.shape[0]
     score, path = F.argmax_crf1d(cost, xs)
     assert [p.shape for p in path] == [(len(x),) for x in xs]
@@ -303,10 +304,41 @@ def test_crf1d_errors():
             F.crf1d(cost, xs, steps)
     with pytest.raises(ValueError, match='argmax_crf1d: xs'):
         F.argmax_crf1d(cost, [])
-    # Labels of floats, or of two axes, of the batch's length.
-    for y in (ys[0].astype(numpy.float32), ys[0][:, None]):
+    # Labels of floats, or of two axes, of the batch's length; longer.
+    for y in (ys[0].astype(numpy.float32), ys[0][:, None],
+              numpy.append(ys[0], 0)):
         with pytest.raises(ValueError, match=r'ys\[0\] must be 1-D ints'):
             F.crf1d(cost, xs, [y, ys[1], ys[2]])
+
+
+def test_crf1d_of_an_empty_batch():
+    # The mean of no losses is 0 (Chainer 7.8.1 divides by zero).
+    cost, xs, ys, _ = _crf_problem(0)
+    empty_xs, empty_ys = [x[:0] for x in xs], [y[:0] for y in ys]
+    assert F.crf1d(cost, empty_xs, empty_ys).array == 0
+    assert F.crf1d(cost, empty_xs, empty_ys, reduce='no').shape == (0,)
+
+
+def _bad_last_step(change):
+    """The scores of _crf_problem(0) with the last step changed."""
+    cost, xs, _, _ = _crf_problem(0)
+    return cost, xs[:-1] + [change(xs[-1])]
+
+
+@pytest.mark.parametrize('cost, xs, needle', [
+    (*_bad_last_step(lambda x: x.astype(numpy.float32)),
+     'xs[2].dtype == cost.dtype'),
+    (*_bad_last_step(lambda x: x[:, :, None]), 'xs[2].ndim == 2'),
+    (*_bad_last_step(lambda x: x[:, 0]), 'xs[2].ndim == 2'),
+    (*_bad_last_step(lambda x: numpy.ones((len(x), 4))),
+     'xs[2].shape[1] == cost.shape[0]'),
+    (*_bad_last_step(lambda x: numpy.ones((4, 3))),
+     'xs[2].shape[0] <= xs[1].shape[0]'),
+])
+def test_crf1d_checks_each_step(cost, xs, needle):
+    with pytest.raises(type_check.InvalidType) as info:
+        F.argmax_crf1d(cost, xs)
+    assert needle in str(info.value)
 
 
 @pytest.mark.parametrize('cost, xs, needle', [
