@@ -59,6 +59,8 @@ def test_fliplr_and_flipud_match_numpy_from_their_least_axes(x):
 
 
 def test_rollaxis_negative_start_counts_from_ndim():
+    numpy.testing.assert_array_equal(F.rollaxis(X, 2).array,
+                                     numpy.rollaxis(X, 2))  # start 0
     for axis in range(-3, 3):
         for start in range(-3, 4):
             numpy.testing.assert_array_equal(
@@ -67,8 +69,9 @@ def test_rollaxis_negative_start_counts_from_ndim():
 
 
 def test_moveaxis_errors():
-    with pytest.raises(ValueError, match='same number'):
-        F.moveaxis(X, (0, 1), 2)
+    for source, destination in (((0, 1), 2), (0, (1, 2))):
+        with pytest.raises(ValueError, match='same number'):
+            F.moveaxis(X, source, destination)
     with pytest.raises(ValueError, match='repeats'):
         F.moveaxis(X, (0, 0), (1, 2))
 

@@ -130,8 +130,12 @@ def test_spatial_transformer_errors():
     with pytest.raises(TypeError, match='unexpected keyword'):
         F.spatial_transformer_sampler(x, numpy.zeros((1, 2, 2, 2), 'f'),
                                       mode='bilinear')
-    with pytest.raises(type_check.InvalidType, match='theta'):
-        F.spatial_transformer_grid(numpy.zeros((1, 3, 3), 'f'), (2, 2))
+    for theta in (numpy.zeros((1, 3, 3), 'f'), numpy.zeros((1, 2, 2), 'f'),
+                  numpy.zeros((1, 2, 3), 'i'), numpy.zeros((1, 2, 3), 'c8')):
+        with pytest.raises(type_check.InvalidType, match='theta'):
+            F.spatial_transformer_grid(theta, (2, 2))
+    with pytest.raises(ValueError, match='output_shape must be >= 1'):
+        F.spatial_transformer_grid(numpy.zeros((1, 2, 3), 'f'), (0, 2))
     with pytest.raises(type_check.InvalidType, match='grid'):
         F.spatial_transformer_sampler(x, numpy.zeros((1, 3, 2, 2), 'f'))
     with pytest.raises(type_check.InvalidType, match='grid'):

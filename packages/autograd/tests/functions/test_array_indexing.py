@@ -87,10 +87,17 @@ def test_permutate_errors():
         F.permutate(X, numpy.array([1, 1], numpy.int32))
     with pytest.raises(ValueError, match='permutation'):
         F.permutate(X, numpy.array([0, -1], numpy.int32))
-    with pytest.raises(type_check.InvalidType, match='indices.shape'):
-        F.permutate(X, numpy.array([0, 2, 1], numpy.int32))
-    with pytest.raises(type_check.InvalidType, match='indices.dtype'):
-        F.permutate(X, numpy.array([0., 1.], numpy.float32))
+    for indices in ([0, 2, 1], [0]):  # longer and shorter than x's axis
+        with pytest.raises(type_check.InvalidType, match='indices.shape'):
+            F.permutate(X, numpy.array(indices, numpy.int32))
+    for dtype in (numpy.float32, numpy.uint32):
+        with pytest.raises(type_check.InvalidType, match='indices.dtype'):
+            F.permutate(X, numpy.array([0, 1], dtype))
+    for indices in ([[0, 1]], 0):
+        with pytest.raises(type_check.InvalidType, match='indices.ndim'):
+            F.permutate(X, numpy.array(indices, numpy.int32))
+    with pytest.raises(TypeError, match='permutate: input 1 must be'):
+        F.permutate(X, None)
 
 
 def test_permutate_inverse_undoes_permutation():

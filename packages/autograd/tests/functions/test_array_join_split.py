@@ -89,8 +89,10 @@ def test_split_axis_argument_errors():
     x = _x(2, 4)
     with pytest.raises(type_check.InvalidType, match='sections'):
         F.split_axis(x, 3, 1)
-    with pytest.raises(ValueError, match='indices_or_sections'):
-        F.split_axis(x, [1, -1], 1)
+    for indices in ([1, -1], [-1, 1]):
+        with pytest.raises(ValueError,
+                           match='indices_or_sections must be >= 0'):
+            F.split_axis(x, indices, 1)
     with pytest.raises(ValueError, match='indices_or_sections'):
         F.split_axis(x, 0, 1)
     with pytest.raises(TypeError, match='indices_or_sections'):
