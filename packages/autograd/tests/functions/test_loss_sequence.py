@@ -304,9 +304,9 @@ def test_crf1d_errors():
             F.crf1d(cost, xs, steps)
     with pytest.raises(ValueError, match='argmax_crf1d: xs'):
         F.argmax_crf1d(cost, [])
-    # Labels of floats, or of two axes, of the batch's length; longer.
-    for y in (ys[0].astype(numpy.float32), ys[0][:, None],
-              numpy.append(ys[0], 0)):
+    # Labels of floats, unsigned ints, of no or two axes; longer.
+    for y in (ys[0].astype(numpy.float32), ys[0].astype(numpy.uint32),
+              ys[0][0], ys[0][:, None], numpy.append(ys[0], 0)):
         with pytest.raises(ValueError, match=r'ys\[0\] must be 1-D ints'):
             F.crf1d(cost, xs, [y, ys[1], ys[2]])
 
@@ -319,21 +319,27 @@ def test_crf1d_of_an_empty_batch():
     assert F.crf1d(cost, empty_xs, empty_ys, reduce='no').shape == (0,)
 
 
-def _bad_last_step(change):
-    """The scores of _crf_problem(0) with the last step changed."""
+def _bad_step(step, change):
+    """The scores of _crf_problem(0) (3 steps) with one step changed."""
     cost, xs, _, _ = _crf_problem(0)
-    return cost, xs[:-1] + [change(xs[-1])]
+    xs[step] = change(xs[step])
+    return cost, xs
 
 
 @pytest.mark.parametrize('cost, xs, needle', [
-    (*_bad_last_step(lambda x: x.astype(numpy.float32)),
-     'xs[2].dtype == cost.dtype'),
-    (*_bad_last_step(lambda x: x[:, :, None]), 'xs[2].ndim == 2'),
-    (*_bad_last_step(lambda x: x[:, 0]), 'xs[2].ndim == 2'),
-    (*_bad_last_step(lambda x: numpy.ones((len(x), 4))),
-     'xs[2].shape[1] == cost.shape[0]'),
-    (*_bad_last_step(lambda x: numpy.ones((4, 3))),
+    *[(*_bad_step(step, lambda x: x.astype(numpy.float32)),
+       f'xs[{step}].dtype == cost.dtype') for step in (0, 2)],
+    (numpy.zeros((3, 3), numpy.float32), [numpy.zeros((2, 3))],
+     'xs[0].dtype == cost.dtype'),
+    *[(*_bad_step(step, lambda x: x[:, :, None]), f'xs[{step}].ndim == 2')
+      for step in (0, 2)],
+    (*_bad_step(2, lambda x: x[:, 0]), 'xs[2].ndim == 2'),
+    *[(*_bad_step(2, lambda x: numpy.ones((len(x), side))),
+       'xs[2].shape[1] == cost.shape[0]') for side in (2, 4)],
+    (*_bad_step(2, lambda x: numpy.ones((4, 3))),
      'xs[2].shape[0] <= xs[1].shape[0]'),
+    (*_bad_step(1, lambda x: numpy.ones((5, 3))),
+     'xs[1].shape[0] <= xs[0].shape[0]'),
 ])
 def test_crf1d_checks_each_step(cost, xs, needle):
     with pytest.raises(type_check.InvalidType) as info:
@@ -342,11 +348,18 @@ def test_crf1d_checks_each_step(cost, xs, needle):
 
 
 @pytest.mark.parametrize('cost, xs, needle', [
-    # A square cost of ints, with int scores; a cost of 3 rows, 4 columns.
+    # A square cost of ints or complex numbers, with scores of its dtype;
+    # a cost of 3 rows and 4 columns or the other way; of one axis or three.
     (numpy.zeros((3, 3), numpy.int32), [numpy.zeros((2, 3), numpy.int32)],
      'cost.dtype.kind == f'),
+    (numpy.zeros((3, 3), numpy.complex128), [numpy.zeros((2, 3), complex)],
+     'cost.dtype.kind == f'),
     (numpy.zeros((3, 4)), [numpy.zeros((2, 3))],
-     'cost.shape[0] == cost.shape[1]')])
+     'cost.shape[0] == cost.shape[1]'),
+    (numpy.zeros((4, 3)), [numpy.zeros((2, 4))],
+     'cost.shape[0] == cost.shape[1]'),
+    (numpy.zeros(3), [numpy.zeros((2, 3))], 'cost.ndim == 2'),
+    (numpy.zeros((3, 3, 1)), [numpy.zeros((2, 3))], 'cost.ndim == 2')])
 def test_crf1d_checks_the_cost(cost, xs, needle):
     with pytest.raises(type_check.InvalidType) as info:
         F.crf1d(cost, xs, [numpy.zeros(2, numpy.int32)])
