@@ -58,6 +58,24 @@ def test_fliplr_and_flipud_match_numpy_from_their_least_axes(x):
     numpy.testing.assert_array_equal(F.flipud(x).array, numpy.flipud(x))
 
 
+@pytest.mark.parametrize('axes', [(2, 1), (0, 3), (0, 0), (1, 1), (-3, 0)])
+def test_transpose_axes_must_be_a_permutation(axes):
+    with pytest.raises(ValueError, match='transpose: axes must be a '
+                                         'permutation of range'):
+        F.transpose(X[0], axes)
+
+
+def test_transpose_takes_negative_axes():
+    numpy.testing.assert_array_equal(F.transpose(X, (-1, 0, -2)).array,
+                                     numpy.transpose(X, (2, 0, 1)))
+
+
+def test_transpose_node_wants_an_axis_per_dimension_of_x():
+    from kusari.autograd.functions.array.transpose import Transpose
+    with pytest.raises(type_check.InvalidType, match='x.ndim == 2'):
+        Transpose((1, 0)).apply((X,))
+
+
 def test_rollaxis_negative_start_counts_from_ndim():
     numpy.testing.assert_array_equal(F.rollaxis(X, 2).array,
                                      numpy.rollaxis(X, 2))  # start 0
