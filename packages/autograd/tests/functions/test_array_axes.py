@@ -70,10 +70,11 @@ def test_transpose_takes_negative_axes():
                                      numpy.transpose(X, (2, 0, 1)))
 
 
-def test_transpose_node_wants_an_axis_per_dimension_of_x():
+@pytest.mark.parametrize('x', [X, X[0, 0]], ids=['3-d', '1-d'])
+def test_transpose_node_wants_an_axis_per_dimension_of_x(x):
     from kusari.autograd.functions.array.transpose import Transpose
     with pytest.raises(type_check.InvalidType, match='x.ndim == 2'):
-        Transpose((1, 0)).apply((X,))
+        Transpose((1, 0)).apply((x,))
 
 
 def test_rollaxis_negative_start_counts_from_ndim():

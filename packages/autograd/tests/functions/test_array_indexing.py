@@ -67,6 +67,19 @@ def test_where_broadcasts_and_takes_scalars():
     assert F.where(condition, -1.0, x).dtype == numpy.float32
 
 
+def test_where_gives_the_condition_no_gradient():
+    # A bool Variable needs a gradient by default; it gets None, x and y
+    # theirs.
+    condition = Variable(numpy.array([True, False]))
+    x, y = Variable(numpy.ones(2, 'f')), Variable(numpy.zeros(2, 'f'))
+    z = F.where(condition, x, y)
+    z.grad = numpy.array([2, 3], 'f')
+    z.backward()
+    assert condition.grad is None
+    numpy.testing.assert_array_equal(x.grad, [2, 0])
+    numpy.testing.assert_array_equal(y.grad, [0, 3])
+
+
 def test_where_errors():
     with pytest.raises(type_check.InvalidType, match='broadcast'):
         F.where(numpy.ones(2, bool), X, X)
