@@ -212,6 +212,7 @@ def test_pair_embedding_type_checks():
         ((X[0], X2[0], y[:3]), 'x0.ndim'), ((X[None], X2[None], y), 'x0.ndim'),
         ((X, X2, y[:, None]), 'y.ndim'), ((X, X2, y[0]), 'y.ndim'),
         ((X, X2, y.astype(numpy.float32)), 'y.dtype.kind'),
+        ((X, X2, y.astype(numpy.uint8)), 'y.dtype.kind'),
         ((X.astype(numpy.int32), X2.astype(numpy.int32), y), 'x0.dtype'),
         ((X > 0, X2 > 0, y), 'x0.dtype'),
         ((X, F64, y), 'x1.dtype'), ((F64, X2, y), 'x1.dtype'),
