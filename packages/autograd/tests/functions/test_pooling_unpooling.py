@@ -120,8 +120,12 @@ def test_upsampling_gradient_gathers_and_is_twice_differentiable():
      type_check.InvalidType, 'dtype.kind'),
     (lambda x, i: F.spatial_pyramid_pooling_2d(x, 2), ValueError,
      "spatial_pyramid_pooling_2d: pooling must be 'max'"),
-    (lambda x, i: F.spatial_pyramid_pooling_2d(x, 0, pooling='max'),
-     ValueError, 'spatial_pyramid_pooling_2d: pyramid_height'),
+    *[(lambda x, i, height=height: F.spatial_pyramid_pooling_2d(
+        x, height, pooling='max'), ValueError,
+        'spatial_pyramid_pooling_2d: pyramid_height')
+      for height in (0, True, 1.5)],
+    (lambda x, i: F.spatial_pyramid_pooling_2d(x[0], 1, pooling='max'),
+     ValueError, r'spatial_pyramid_pooling_2d: x must be \(n, c, h, w\)'),
 ])
 def test_argument_errors(call, error, match):
     x = numpy.zeros((1, 2, 2, 2), dtype=numpy.float32)
