@@ -124,8 +124,10 @@ def test_upsampling_gradient_gathers_and_is_twice_differentiable():
         x, height, pooling='max'), ValueError,
         'spatial_pyramid_pooling_2d: pyramid_height')
       for height in (0, True, 1.5)],
-    (lambda x, i: F.spatial_pyramid_pooling_2d(x[0], 1, pooling='max'),
-     ValueError, r'spatial_pyramid_pooling_2d: x must be \(n, c, h, w\)'),
+    *[(lambda x, i, index=index: F.spatial_pyramid_pooling_2d(
+        x[index], 1, pooling='max'), ValueError,
+        r'spatial_pyramid_pooling_2d: x must be \(n, c, h, w\)')
+      for index in (0, None)],  # x of 3 or 5 axes
 ])
 def test_argument_errors(call, error, match):
     x = numpy.zeros((1, 2, 2, 2), dtype=numpy.float32)
