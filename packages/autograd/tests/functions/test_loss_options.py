@@ -373,9 +373,28 @@ def test_word_loss_type_checks():
         ((X, t[:3], W), 't.shape'),
         ((X, numpy.zeros(5, numpy.int32), W), 't.shape'),
         ((X, t, W[:, :2]), 'W.shape'), ((X[:, :2], t, W), 'W.shape')])
-    _each_raises(lambda x, W: F.black_out(x, t, W, samples), [
-        ((X[:, None], W), 'x.ndim'), ((X, W[None]), 'W.ndim'),
-        ((X, W64), 'W.dtype'), ((X64, W), 'W.dtype')])
+    _each_raises(F.black_out, [
+        ((X[:, None], t, W, samples), 'x.ndim'),
+        ((X[0], t[:1], W, samples[:1]), 'x.ndim'),
+        ((X, t[:, None], W, samples), 't.ndim'),
+        ((X, t[0], W, samples), 't.ndim'),
+        ((X, t, W[None], samples), 'W.ndim'),
+        ((X, t, W[0], samples), 'W.ndim'),
+        ((X, t, W64, samples), 'W.dtype'), ((X64, t, W, samples), 'W.dtype'),
+        *[((X.astype(dtype), t, W.astype(dtype), samples), 'x.dtype.kind')
+          for dtype in (numpy.int32, numpy.complex64)],
+        ((X, t.astype(numpy.float32), W, samples), 't.dtype.kind'),
+        ((X, t.astype(numpy.uint8), W, samples), 't.dtype.kind'),
+        ((X, t, W, samples.astype(numpy.float32)), 'samples.dtype.kind'),
+        ((X, t, W, samples.astype(numpy.uint8)), 'samples.dtype.kind'),
+        ((X, t, W, samples[0]), 'samples.ndim'),
+        ((X, t, W, samples[:, :, None]), 'samples.ndim'),
+        ((X, t[:3], W, samples), 't.shape'),
+        ((X, numpy.zeros(5, numpy.int32), W, samples), 't.shape'),
+        ((X, t, W, samples[:3]), 'samples.shape'),
+        ((X, t, W, numpy.zeros((5, 2), numpy.int32)), 'samples.shape'),
+        ((X, t, W[:, :2], samples), 'W.shape'),
+        ((X[:, :2], t, W, samples), 'W.shape')])
 
 
 def test_black_out_float16_rounds_once():
