@@ -108,10 +108,14 @@ def test_upsampling_gradient_gathers_and_is_twice_differentiable():
      'unpooling_2d: x must have 2 spatial axes'),
     (lambda x, i: F.unpooling_nd(x, 3, 1, 3, cover_all=False), ValueError,
      'unpooling_nd: x of spatial shape'),
-    (lambda x, i: F.upsampling_2d(x, i[..., :1], 2), ValueError,
-     'upsampling_2d: indexes must have the shape of x'),
-    (lambda x, i: F.upsampling_2d(x, i + 4, 2), ValueError,
-     r'upsampling_2d: indexes must be in \[0, 4\)'),
+    *[(lambda x, i, index=index: F.upsampling_2d(
+        x, numpy.concatenate([i, i], -1)[index], 2), ValueError,
+        'upsampling_2d: indexes must have the shape of x')
+      # A longer and a shorter last axis.
+      for index in ((Ellipsis, slice(3)), (Ellipsis, slice(1)))],
+    *[(lambda x, i, shift=shift: F.upsampling_2d(x, i + shift, 2),
+       ValueError, r'upsampling_2d: indexes must be in \[0, 4\)')
+      for shift in (4, 5, -1)],
     (lambda x, i: F.upsampling_2d(x, i.astype(numpy.float32), 2),
      TypeError, 'upsampling_2d: indexes must be an int array'),
     (lambda x, i: F.upsampling_2d(x.astype(numpy.int32), i, 2),
