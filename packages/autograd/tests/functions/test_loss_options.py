@@ -278,6 +278,8 @@ def test_black_out_errors():
     t = numpy.array([0, 1, 4, 2], numpy.int32)
     samples = numpy.array([[1, 2]] * 4, numpy.int32)
     assert F.black_out(X, t, W, samples, reduce='no').shape == (4,)
+    # The mean loss of an empty batch is 0.
+    assert F.black_out(X[:0], t[:0], W, samples[:0]).array == 0
     with pytest.raises(ValueError, match=r'black_out \(samples\): labels'):
         F.black_out(X, t, W, samples + 4)
     with pytest.raises(type_check.InvalidType, match='samples.shape'):

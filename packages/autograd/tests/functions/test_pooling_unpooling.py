@@ -108,6 +108,11 @@ def test_upsampling_gradient_gathers_and_is_twice_differentiable():
      'unpooling_2d: x must have 2 spatial axes'),
     (lambda x, i: F.unpooling_nd(x, 3, 1, 3, cover_all=False), ValueError,
      'unpooling_nd: x of spatial shape'),
+    # The default size (2 - 1) * 1 + 4 - 2 * 3 = -1: one short of empty.
+    (lambda x, i: F.unpooling_nd(x, 4, 1, 3, cover_all=False), ValueError,
+     r'unpooling_nd: x of spatial shape \(2, 2\) unpools to the negative'),
+    (lambda x, i: F.unpooling_nd(x, 2, outsize=(0, 4)), ValueError,
+     'unpooling_nd: outsize must be at least 1'),
     *[(lambda x, i, index=index: F.upsampling_2d(
         x, numpy.concatenate([i, i], -1)[index], 2), ValueError,
         'upsampling_2d: indexes must have the shape of x')
