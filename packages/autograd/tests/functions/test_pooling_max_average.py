@@ -155,6 +155,30 @@ def test_nd_variants_agree_with_2d():
         pytest.approx(x3[0, 0].mean())
 
 
+@pytest.mark.parametrize('x, ksize, stride, pad, max_pooled, averaged', [
+    # A stride past the window and pad + 1: the last windows end before
+    # the padded input does (Chainer 7.8.1's values).
+    (numpy.arange(8.0), 1, 4, 2, [-numpy.inf, 2, 6, -numpy.inf], [0, 2, 6]),
+    # A window longer than x, shorter than x padded.
+    (numpy.arange(2.0), 4, 1, 1, [1], [0.25])])
+def test_windows_of_the_padded_input(x, ksize, stride, pad, max_pooled,
+                                     averaged):
+    x = x.astype(numpy.float32)[None, None]
+    numpy.testing.assert_array_equal(
+        F.max_pooling_nd(x, ksize, stride, pad).array[0, 0], max_pooled)
+    # Without cover_all, as many windows as the average takes; each
+    # finite maximum's gradient goes to its element of x.
+    xv = Variable(x)
+    y = F.max_pooling_nd(xv, ksize, stride, pad, cover_all=False)
+    numpy.testing.assert_array_equal(y.array[0, 0],
+                                     max_pooled[:len(averaged)])
+    F.sum(y).backward()
+    numpy.testing.assert_array_equal(
+        xv.grad[0, 0], numpy.isin(x[0, 0], max_pooled))
+    numpy.testing.assert_array_equal(
+        F.average_pooling_nd(x, ksize, stride, pad).array[0, 0], averaged)
+
+
 def test_large_window_uses_argmax_path():
     # Windows of more than 32 elements: global pooling of a 7 x 7 map.
     x = _distinct((2, 3, 7, 7))
@@ -246,6 +270,9 @@ def test_average_pooling_double_backward():
     (lambda x: F.max_pooling_2d(x, 6, cover_all=False), ValueError,
      r'max_pooling_2d: ksize \(6, 6\) is larger than the padded input'),
     (lambda x: F.average_pooling_2d(x, (2, 7)), ValueError,
+     'average_pooling_2d: ksize'),
+    # Longer than 5 padded by 1 each side, shorter than padded by 1.5.
+    (lambda x: F.average_pooling_2d(x, 8, pad=1), ValueError,
      'average_pooling_2d: ksize'),
     (lambda x: F.max_pooling_2d(x, (2, 2, 2)), TypeError,
      'max_pooling_2d: ksize must be an int or a sequence of 2 ints'),
