@@ -278,8 +278,11 @@ def test_black_out_errors():
     t = numpy.array([0, 1, 4, 2], numpy.int32)
     samples = numpy.array([[1, 2]] * 4, numpy.int32)
     assert F.black_out(X, t, W, samples, reduce='no').shape == (4,)
-    # The mean loss of an empty batch is 0.
+    # The mean loss of an empty batch is 0; with no samples, the target
+    # is certain: 0 too (as Chainer 7.8.1).
     assert F.black_out(X[:0], t[:0], W, samples[:0]).array == 0
+    numpy.testing.assert_array_equal(
+        F.black_out(X, t, W, samples[:, :0], reduce='no').array, 0)
     with pytest.raises(ValueError, match=r'black_out \(samples\): labels'):
         F.black_out(X, t, W, samples + 4)
     with pytest.raises(type_check.InvalidType, match='samples.shape'):

@@ -288,6 +288,11 @@ def test_average_pooling_double_backward():
      'average_pooling_nd: pad_value must be 0 or None'),
     (lambda x: F.max_pooling_2d(x.astype(numpy.int32), 2),
      type_check.InvalidType, 'dtype.kind'),
+    # Kinds sorting before 'f', in either pooling.
+    *[(lambda x, dtype=dtype, pool=pool: pool(x.astype(dtype), 2),
+       type_check.InvalidType, 'dtype.kind')
+      for dtype in (numpy.bool_, numpy.complex64)
+      for pool in (F.max_pooling_nd, F.average_pooling_nd)],
 ])
 def test_argument_errors(call, error, match):
     x = numpy.zeros((1, 2, 5, 5), dtype=numpy.float32)
