@@ -272,6 +272,17 @@ def test_negative_sampling_samples_and_ignore():
     with pytest.raises(ValueError, match='negative_sampling: labels'):
         F.negative_sampling(X, t + 2, W, sampler, 2)
 
+    def sampler_with(column, word):
+        def sampler(shape):
+            samples = numpy.zeros(shape, numpy.int32)
+            samples[:, column] = word
+            return samples
+        return sampler
+    # Each drawn column is checked; the first, which t replaces, is not.
+    with pytest.raises(ValueError, match=r'\(sampler output\): labels'):
+        F.negative_sampling(X, t, W, sampler_with(1, 5), 2)
+    F.negative_sampling(X, t, W, sampler_with(0, 5), 2)
+
 
 def test_black_out_errors():
     W = _rng.randn(5, 3).astype(numpy.float32)
