@@ -274,6 +274,9 @@ def test_average_pooling_double_backward():
     # Longer than 5 padded by 1 each side, shorter than padded by 1.5.
     (lambda x: F.average_pooling_2d(x, 8, pad=1), ValueError,
      'average_pooling_2d: ksize'),
+    # With cover_all, a window may overhang by stride - 1, not by stride.
+    (lambda x: F.max_pooling_nd(x, 7, stride=2, cover_all=True), ValueError,
+     'max_pooling_nd: ksize'),
     (lambda x: F.max_pooling_2d(x, (2, 2, 2)), TypeError,
      'max_pooling_2d: ksize must be an int or a sequence of 2 ints'),
     (lambda x: F.max_pooling_2d(x, 0), ValueError,
