@@ -267,8 +267,11 @@ def test_negative_sampling_samples_and_ignore():
     numpy.testing.assert_allclose(loss.array, expected, rtol=1e-5)
     with pytest.raises(TypeError, match='negative_sampling: unexpected'):
         F.negative_sampling(X, t, W, sampler, 2, foo=1)
-    with pytest.raises(ValueError, match='sampler must return'):
-        F.negative_sampling(X, t, W, lambda shape: numpy.zeros(2, int), 2)
+    for wrong in (2, (4, 4)):  # a shape shorter or longer than (4, 3)
+        with pytest.raises(ValueError, match='sampler must return'):
+            F.negative_sampling(X, t, W,
+                                lambda shape, wrong=wrong: numpy.zeros(
+                                    wrong, int), 2)
     with pytest.raises(ValueError, match='negative_sampling: labels'):
         F.negative_sampling(X, t + 2, W, sampler, 2)
 
@@ -384,8 +387,10 @@ def test_word_loss_type_checks():
         ((X, t[:, None], W), 't.ndim'), ((X, t[0], W), 't.ndim'),
         ((X, t, W[0]), 'W.ndim'), ((X, t, W[None]), 'W.ndim'),
         ((X, t, W64), 'W.dtype'), ((X64, t, W), 'W.dtype'),
-        ((X.astype(numpy.int32), t, W.astype(numpy.int32)), 'x.dtype.kind'),
+        *[((X.astype(dtype), t, W.astype(dtype)), 'x.dtype.kind')
+          for dtype in (numpy.int32, numpy.complex64)],
         ((X, t.astype(numpy.float32), W), 't.dtype.kind'),
+        ((X, t.astype(numpy.uint8), W), 't.dtype.kind'),
         ((X, t[:3], W), 't.shape'),
         ((X, numpy.zeros(5, numpy.int32), W), 't.shape'),
         ((X, t, W[:, :2]), 'W.shape'), ((X[:, :2], t, W), 'W.shape')])
