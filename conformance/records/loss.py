@@ -564,12 +564,16 @@ def _discriminative_sample(draw):
     weights = draw(st.sampled_from(
         [{}, {'alpha': 0.5, 'beta': 2.0, 'gamma': 0.1}, {'gamma': 1.0}]))
     return sample(embeddings, labels=labels, max_embedding_dim=n_cluster,
-                  **weights)
+                  norm=draw(st.sampled_from([1, 2])), **weights)
 
 
-def _discriminative_reference(embeddings, labels, max_embedding_dim,
+def _discriminative_reference(embeddings, labels, max_embedding_dim, norm,
                               alpha=1.0, beta=1.0, gamma=0.001):
-    """The three terms, one instance and one image at a time."""
+    """The three terms, one instance and one image at a time, with the
+    L1 or L2 ``norm`` of each distance."""
+    def length(v, axis=None):
+        return (abs(v).sum(axis=axis) if norm == 1
+                else numpy.sqrt((v ** 2).sum(axis=axis)))
     n_batch = len(embeddings)
     k = max_embedding_dim
     means = numpy.zeros((k, n_batch, embeddings.shape[1]))
@@ -582,26 +586,24 @@ def _discriminative_reference(embeddings, labels, max_embedding_dim,
             pixels += mask.sum()
             if mask.any():
                 means[c, b] = points.mean(axis=1)
-                spread = numpy.sqrt(
-                    ((points - means[c, b][:, None]) ** 2).sum(axis=0))
+                spread = length(points - means[c, b][:, None], axis=0)
                 variance[c] += (numpy.maximum(spread - 0.5, 0) ** 2).sum()
         variance[c] /= max(pixels, 1)
     distance = 0.0
     for a in range(k):
         for b in range(a + 1, k):
-            norm = numpy.sqrt(((means[a] - means[b]) ** 2).sum(axis=1))
-            distance += (numpy.maximum(3.0 - norm, 0) ** 2).sum()
+            apart = length(means[a] - means[b], axis=1)
+            distance += (numpy.maximum(3.0 - apart, 0) ** 2).sum()
     distance /= max(k * (k - 1) // 2 * n_batch, 1)
-    regularization = sum(numpy.sqrt((means[c] ** 2).sum()) for c in
-                         range(k)) / (k * n_batch)
+    regularization = sum(length(means[c]) for c in range(k)) / (k * n_batch)
     return (alpha * variance.sum() / k, beta * distance,
             gamma * regularization)
 
 
 record('discriminative_margin_based_clustering_loss',
-       lambda e, labels, max_embedding_dim, **weights:
+       lambda e, labels, max_embedding_dim, norm, **weights:
        F.discriminative_margin_based_clustering_loss(
-           e, labels, 0.5, 1.5, max_embedding_dim, norm=2, **weights),
+           e, labels, 0.5, 1.5, max_embedding_dim, norm=norm, **weights),
        reference=_discriminative_reference, inputs=_discriminative_sample(),
        tolerances=_LOOSE_FLOAT16, zero_size=False,
        reason='the embeddings need one channel per instance')

@@ -330,14 +330,23 @@ def test_discriminative_loss_arguments():
         e, labels, 0.5, 1.5, 3, alpha=0, beta=2, gamma=0)
     assert float(terms[0].array) == 0 and float(terms[2].array) == 0
     assert float(terms[1].array) > 0
+    # The L1 norm by default.
+    by_norm = {norm: [float(term.array) for term in
+                      F.discriminative_margin_based_clustering_loss(
+                          e, labels, 0.5, 1.5, 3, **options)]
+               for norm, options in (('default', {}), (1, {'norm': 1}),
+                                     (2, {'norm': 2}))}
+    assert by_norm['default'] == by_norm[1] != by_norm[2]
     with pytest.raises(ValueError, match=f'{name}: embeddings.shape'):
         F.discriminative_margin_based_clustering_loss(e, labels, 0.5, 1.5, 2)
     with pytest.raises(ValueError, match=f'{name}: norm'):
         F.discriminative_margin_based_clustering_loss(e, labels, 0.5, 1.5, 3,
                                                       norm=3)
-    with pytest.raises(type_check.InvalidType, match='labels.shape'):
-        F.discriminative_margin_based_clustering_loss(e, labels[:1], 0.5,
-                                                      1.5, 3)
+    # Labels of another batch, of a shorter or longer last axis.
+    for wrong in (labels[:1], labels[..., :3], numpy.pad(labels, 1)[1:-1]):
+        with pytest.raises(type_check.InvalidType, match='labels.shape'):
+            F.discriminative_margin_based_clustering_loss(e, wrong, 0.5,
+                                                          1.5, 3)
     for embeddings in (e[0], e[None]):
         with pytest.raises(type_check.InvalidType, match='embeddings.ndim'):
             F.discriminative_margin_based_clustering_loss(
