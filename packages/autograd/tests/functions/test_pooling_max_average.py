@@ -322,3 +322,24 @@ def test_gpu_matches_cpu():
         yg.backward()
         numpy.testing.assert_allclose(cupy.asnumpy(xg.grad), xc.grad,
                                       rtol=1e-6)
+
+
+def test_float16_average_sums_in_float32():
+    # 36 values a window: the float32 average, rounded once to float16.
+    x = numpy.random.RandomState(5).uniform(0, 1, (2, 3, 6, 6)).astype(
+        numpy.float16)
+    y = F.average_pooling_nd(x, 6).array
+    assert y.dtype == numpy.float16
+    numpy.testing.assert_array_equal(
+        y, F.average_pooling_nd(x.astype(numpy.float32), 6).array.astype(
+            numpy.float16))
+
+
+@pytest.mark.parametrize('x_shape', [(1, 2, 5), (1, 2, 5, 5, 5)])
+def test_pooling_nodes_check_x_s_axes(x_shape):
+    from kusari.autograd.functions.pooling import max_pooling_nd
+    from kusari.autograd.functions.pooling import pooling_nd
+    win = pooling_nd.Window((2, 2), (2, 2), (0, 0), True)
+    with pytest.raises(type_check.InvalidType, match='x.ndim == 4'):
+        max_pooling_nd.MaxPoolingND(win).apply(
+            (numpy.zeros(x_shape, numpy.float32),))
