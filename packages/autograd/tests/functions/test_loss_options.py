@@ -342,11 +342,17 @@ def test_discriminative_loss_arguments():
     with pytest.raises(ValueError, match=f'{name}: norm'):
         F.discriminative_margin_based_clustering_loss(e, labels, 0.5, 1.5, 3,
                                                       norm=3)
-    # Labels of another batch, of a shorter or longer last axis.
-    for wrong in (labels[:1], labels[..., :3], numpy.pad(labels, 1)[1:-1]):
+    # Labels of a smaller or larger batch, of a shorter or longer last axis.
+    for wrong in (labels[:1], numpy.concatenate([labels, labels]),
+                  labels[..., :3], numpy.pad(labels, 1)[1:-1]):
         with pytest.raises(type_check.InvalidType, match='labels.shape'):
             F.discriminative_margin_based_clustering_loss(e, wrong, 0.5,
                                                           1.5, 3)
+    for dtype in (numpy.int32, numpy.complex64):
+        with pytest.raises(type_check.InvalidType,
+                           match='embeddings.dtype.kind'):
+            F.discriminative_margin_based_clustering_loss(
+                e.astype(dtype), labels, 0.5, 1.5, 3)
     for embeddings in (e[0], e[None]):
         with pytest.raises(type_check.InvalidType, match='embeddings.ndim'):
             F.discriminative_margin_based_clustering_loss(
