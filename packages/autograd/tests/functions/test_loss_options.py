@@ -337,8 +337,10 @@ def test_discriminative_loss_arguments():
                for norm, options in (('default', {}), (1, {'norm': 1}),
                                      (2, {'norm': 2}))}
     assert by_norm['default'] == by_norm[1] != by_norm[2]
-    with pytest.raises(ValueError, match=f'{name}: embeddings.shape'):
-        F.discriminative_margin_based_clustering_loss(e, labels, 0.5, 1.5, 2)
+    for dim in (2, 4):  # fewer or more instances than channels
+        with pytest.raises(ValueError, match=f'{name}: embeddings.shape'):
+            F.discriminative_margin_based_clustering_loss(e, labels, 0.5, 1.5,
+                                                          dim)
     with pytest.raises(ValueError, match=f'{name}: norm'):
         F.discriminative_margin_based_clustering_loss(e, labels, 0.5, 1.5, 3,
                                                       norm=3)
