@@ -5,6 +5,7 @@ import pytest
 
 from kusari.autograd import Variable
 from kusari.autograd import functions as F
+from kusari.autograd.functions.array.transpose import Transpose
 from kusari.autograd.utils import type_check
 
 X = numpy.arange(24, dtype=numpy.float32).reshape(2, 3, 4)
@@ -72,7 +73,6 @@ def test_transpose_takes_negative_axes():
 
 @pytest.mark.parametrize('x', [X, X[0, 0]], ids=['3-d', '1-d'])
 def test_transpose_node_wants_an_axis_per_dimension_of_x(x):
-    from kusari.autograd.functions.array.transpose import Transpose
     with pytest.raises(type_check.InvalidType, match='x.ndim == 2'):
         Transpose((1, 0)).apply((x,))
 

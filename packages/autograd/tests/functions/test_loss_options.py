@@ -270,8 +270,7 @@ def test_negative_sampling_samples_and_ignore():
     for wrong in (2, (4, 4)):  # a shape shorter or longer than (4, 3)
         with pytest.raises(ValueError, match='sampler must return'):
             F.negative_sampling(X, t, W,
-                                lambda shape, wrong=wrong: numpy.zeros(
-                                    wrong, int), 2)
+                                lambda shape: numpy.zeros(wrong, int), 2)
     with pytest.raises(ValueError, match='negative_sampling: labels'):
         F.negative_sampling(X, t + 2, W, sampler, 2)
 

@@ -9,6 +9,8 @@ from kusari.array import lazy_cupy
 from kusari.autograd import Variable
 from kusari.autograd import functions as F
 from kusari.autograd import gradient_check
+from kusari.autograd.functions.pooling import max_pooling_nd
+from kusari.autograd.functions.pooling import pooling_nd
 from kusari.autograd.utils import type_check
 
 
@@ -337,8 +339,6 @@ def test_float16_average_sums_in_float32():
 
 @pytest.mark.parametrize('x_shape', [(1, 2, 5), (1, 2, 5, 5, 5)])
 def test_pooling_nodes_check_x_s_axes(x_shape):
-    from kusari.autograd.functions.pooling import max_pooling_nd
-    from kusari.autograd.functions.pooling import pooling_nd
     win = pooling_nd.Window((2, 2), (2, 2), (0, 0), True)
     with pytest.raises(type_check.InvalidType, match='x.ndim == 4'):
         max_pooling_nd.MaxPoolingND(win).apply(
