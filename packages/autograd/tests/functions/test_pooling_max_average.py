@@ -251,6 +251,19 @@ def test_average_pooling_pad_value_none_ignores_padding():
     assert corner == pytest.approx(4 / 9)
 
 
+def test_average_pooling_pad_value_none_of_a_window_wholly_in_the_padding():
+    # pad >= ksize: the border windows hold no input element; their mean
+    # is 0 (Chainer's 0 / 0 is NaN), and no gradient flows from them.
+    x = Variable(numpy.arange(1.0, 5.0).reshape(1, 1, 2, 2))
+    y = F.average_pooling_nd(x, 1, 1, 1, pad_value=None)
+    expected = numpy.zeros((1, 1, 4, 4))
+    expected[0, 0, 1:3, 1:3] = x.array[0, 0]
+    numpy.testing.assert_array_equal(y.array, expected)
+    y.grad = numpy.ones_like(y.array)
+    y.backward()
+    numpy.testing.assert_array_equal(x.grad, numpy.ones_like(x.array))
+
+
 def test_average_pooling_double_backward():
     x = numpy.random.RandomState(3).uniform(-1, 1, (1, 2, 4, 5))
     gy = numpy.random.RandomState(4).uniform(-1, 1, (1, 2, 2, 3))

@@ -128,7 +128,9 @@ def average_pooling_nd(x, ksize, stride=None, pad=0, pad_value=0):
         stride: int or tuple of N ints; None means ``ksize``.
         pad: int or tuple of N ints.
         pad_value: 0 (padding counts as zeros) or None (each mean is over
-            the input elements of its window only).
+            the input elements of its window only; a window wholly in the
+            padding, where ``pad >= ksize``, gives 0 and a zero gradient,
+            where Chainer's 0 / 0 gives NaN).
 
     Returns:
         Variable ``(n, c, out_1, ..., out_N)``.
