@@ -164,12 +164,15 @@ def test_fixed_x_and_parameters_of_two_dtypes(x_dtype, param_dtype):
         rtol=1e-3 if x_dtype == numpy.float16 else 1e-6)
 
 
-@pytest.mark.parametrize('func, x_shape', [
+STANDARDIZATIONS = [
     (F.batch_normalization, (6, 3, 4)),
     (F.layer_normalization, (4, 3)),
     (lambda x, gamma, beta: F.group_normalization(x, 3, gamma, beta),
      (2, 3, 4)),
-])
+]
+
+
+@pytest.mark.parametrize('func, x_shape', STANDARDIZATIONS)
 @pytest.mark.parametrize('param_dtype', [numpy.float64, numpy.float32])
 def test_fused_and_graph_gradients_agree(func, x_shape, param_dtype):
     """The fused first-order gradients and the differentiable graph built
@@ -186,6 +189,42 @@ def test_fused_and_graph_gradients_agree(func, x_shape, param_dtype):
             [loss], inputs, enable_double_backprop=double)])
     for fused, graph in zip(*results):
         numpy.testing.assert_allclose(fused, graph, rtol=1e-10, atol=1e-12)
+
+
+@pytest.mark.parametrize('func, x_shape', STANDARDIZATIONS)
+def test_gradients_of_parameters_wider_than_x_keep_each_dtype(func,
+                                                               x_shape):
+    # float32 x, float64 gamma and beta: both paths compute in x's dtype
+    # and give each input its gradient in its own dtype.
+    x, gamma, beta = _batch(6, x_shape, numpy.float64)
+    x = x.astype(numpy.float32)
+    gy = numpy.random.RandomState(7).randn(*x_shape).astype(numpy.float32)
+    results = []
+    for double in (False, True):
+        inputs = [Variable(a) for a in (x, gamma, beta)]
+        loss = F.sum(func(*inputs) * gy)
+        grads = function_node.grad([loss], inputs,
+                                   enable_double_backprop=double)
+        assert [g.dtype for g in grads] == [numpy.float32, numpy.float64,
+                                            numpy.float64]
+        results.append([g.array for g in grads])
+    for fused, graph in zip(*results):
+        numpy.testing.assert_allclose(fused, graph, rtol=1e-4, atol=1e-5)
+
+
+def test_gradient_of_one_value_per_feature_is_zero():
+    # Each feature standardized over a single value: y is beta whatever x
+    # is, so x gets a zero gradient (and gamma none either).
+    rs = numpy.random.RandomState(0)
+    x, gamma, beta = (Variable(rs.randn(*shape)) for shape in
+                      ((1, 3), (3,), (3,)))
+    with warnings.catch_warnings():
+        warnings.simplefilter('ignore')
+        y = F.batch_normalization(x, gamma, beta)
+    y.grad = rs.randn(1, 3)
+    y.backward()
+    numpy.testing.assert_array_equal(x.grad, 0)
+    numpy.testing.assert_array_equal(gamma.grad, 0)
 
 
 def test_gamma_shape_mismatch_is_an_invalid_type():
