@@ -227,6 +227,21 @@ def test_gradient_of_one_value_per_feature_is_zero():
     numpy.testing.assert_array_equal(gamma.grad, 0)
 
 
+def test_gradient_of_an_empty_batch_is_computed_without_warnings():
+    # No value per feature: the gradients are zeros, with no 0 / 0 on the
+    # way (the statistics' count is taken as 1).
+    x, gamma, beta = (Variable(numpy.zeros(shape)) for shape in
+                      ((0, 3), (3,), (3,)))
+    with warnings.catch_warnings():
+        warnings.simplefilter('error')
+        y = F.batch_normalization(x, gamma, beta)
+        y.grad = numpy.ones_like(y.array)
+        y.backward()
+    assert x.grad.shape == (0, 3)
+    numpy.testing.assert_array_equal(gamma.grad, 0)
+    numpy.testing.assert_array_equal(beta.grad, 0)
+
+
 def test_gamma_shape_mismatch_is_an_invalid_type():
     x, gamma, beta = _batch()
     with pytest.raises(type_check.InvalidType, match='gamma'):

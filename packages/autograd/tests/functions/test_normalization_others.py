@@ -50,6 +50,12 @@ def test_group_normalization_bad_groups(groups, error, match):
         F.group_normalization(x, groups, gamma, gamma)
 
 
+def test_group_normalization_needs_a_channel_axis():
+    gamma = numpy.ones(6, numpy.float32)
+    with pytest.raises(ValueError, match='a batch and a channel axis'):
+        F.group_normalization(numpy.ones(6, numpy.float32), 2, gamma, gamma)
+
+
 @pytest.mark.parametrize('gamma_shape, beta_shape, name', [
     ((3,), (6,), 'gamma'),
     ((12,), (6,), 'gamma'),
