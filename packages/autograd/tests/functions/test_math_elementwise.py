@@ -85,9 +85,11 @@ def test_unary_rejects_integer_input(func):
 
 @pytest.mark.parametrize('func', [F.arctan2, F.fmod, F.maximum, F.minimum,
                                   F.squared_difference])
-def test_binary_rejects_mixed_dtypes(func):
+@pytest.mark.parametrize('dtypes', [(numpy.float32, numpy.float64),
+                                    (numpy.float64, numpy.float32)])
+def test_binary_rejects_mixed_dtypes(func, dtypes):
     with pytest.raises(type_check.InvalidType, match='dtype'):
-        func(numpy.ones(2, numpy.float32), numpy.ones(2, numpy.float64))
+        func(*(numpy.ones(2, dtype) for dtype in dtypes))
 
 
 def test_binary_rejects_shapes_that_do_not_broadcast():
@@ -115,6 +117,13 @@ def test_polygamma_needs_integer_orders():
         F.polygamma(numpy.ones(3, numpy.float32), x)
     with pytest.raises(TypeError, match='polygamma: n must be'):
         F.polygamma('1', x)
+
+
+@pytest.mark.parametrize('func', [F.polygamma, F.zeta])
+def test_parameters_that_do_not_broadcast_with_x(func):
+    with pytest.raises(type_check.InvalidType, match='broadcast'):
+        func(numpy.ones(3, numpy.int32 if func is F.polygamma else
+                        numpy.float32), numpy.ones(2, numpy.float32))
 
 
 def test_zeta_needs_float_q():
