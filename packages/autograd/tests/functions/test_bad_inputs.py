@@ -52,6 +52,17 @@ X = numpy.ones((2, 3), numpy.float32)
      'ReLU: input 0 must be a Variable or an array, got NoneType'),
     (lambda: F.relu([1.0]),
      'ReLU: input 0 must be a Variable or an array, got list'),
+    # The N-d convolutions read x's axes before applying a node.
+    (lambda: F.convolution_1d(None, X[None]),
+     'convolution_1d: input 0 must be a Variable or an array, got NoneType'),
+    (lambda: F.convolution_nd([[[1.0]]], X[None]),
+     'convolution_nd: input 0 must be a Variable or an array, got list'),
+    (lambda: F.deconvolution_3d(None, X[None, :, :, None, None]),
+     'deconvolution_3d: input 0 must be a Variable or an array, got '
+     'NoneType'),
+    (lambda: F.deconvolution_nd(None, X[None]),
+     'deconvolution_nd: input 0 must be a Variable or an array, got '
+     'NoneType'),
 ])
 def test_non_array_inputs_name_the_function_and_the_input(call, message):
     with pytest.raises(type_check.NotAnArrayError) as info:

@@ -176,20 +176,19 @@ def gradients(node, indexes, grad_outputs, grad_x, grad_w):
 
 def spatial_ndim(func_name, x):
     """Number of spatial axes of ``x`` (batch and channel axes first)."""
-    ndim = getattr(x, 'ndim', None)
-    if ndim is None or ndim < 3:
+    if x.ndim < 3:
         raise ValueError(
             f'{func_name}: x must have a batch, a channel and at least one '
-            f'spatial axis; got shape {getattr(x, "shape", None)}')
-    return ndim - 2
+            f'spatial axis; got shape {x.shape}')
+    return x.ndim - 2
 
 
 def expect_spatial_ndim(func_name, x, ndim):
     """Raise ValueError unless ``x`` has ``ndim`` spatial axes (after its
     batch and channel axes), as the 1-d and 3-d forms want."""
-    actual = getattr(x, 'ndim', 0) - 2
+    actual = x.ndim - 2
     if actual != ndim:
         raise ValueError(
             f"{func_name}: the number of dimensions under channel dimension "
             f"of the input 'x' should be {ndim}. But the actual ndim was "
-            f"{actual} (x of shape {getattr(x, 'shape', None)})")
+            f"{actual} (x of shape {x.shape})")

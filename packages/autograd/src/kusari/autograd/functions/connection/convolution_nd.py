@@ -8,6 +8,7 @@ nodes are in ``_convolution_nodes``, beside the deconvolution's.
 from kusari.autograd.functions.connection import _geometry
 from kusari.autograd.functions.connection._convolution_nodes import (  # NOQA
     ConvolutionND, ConvolutionNDGradW)
+from kusari.autograd.utils import type_check
 
 
 def apply_convolution(node_class, func_name, x, W, b, ndim, stride, pad,
@@ -21,6 +22,7 @@ def apply_convolution(node_class, func_name, x, W, b, ndim, stride, pad,
     return node.apply(inputs)[0]
 
 
+@type_check.checks_inputs
 def convolution_nd(x, W, b=None, stride=1, pad=0, cover_all=False,
                    dilate=1, groups=1):
     """N-dimensional convolution.
@@ -49,6 +51,7 @@ def convolution_nd(x, W, b=None, stride=1, pad=0, cover_all=False,
                              stride, pad, cover_all, dilate, groups)
 
 
+@type_check.checks_inputs
 def convolution_1d(x, W, b=None, stride=1, pad=0, cover_all=False,
                    dilate=1, groups=1):
     """1-dimensional convolution: :func:`convolution_nd` for x ``(n, c,
@@ -58,6 +61,7 @@ def convolution_1d(x, W, b=None, stride=1, pad=0, cover_all=False,
                              stride, pad, cover_all, dilate, groups)
 
 
+@type_check.checks_inputs
 def convolution_3d(x, W, b=None, stride=1, pad=0, cover_all=False,
                    dilate=1, groups=1):
     """3-dimensional convolution: :func:`convolution_nd` for x ``(n, c, d,

@@ -11,6 +11,7 @@ from kusari.autograd.functions.connection import _geometry
 from kusari.autograd.functions.connection._convolution_nodes import (
     DeconvolutionND)
 from kusari.autograd.utils import int_tuples
+from kusari.autograd.utils import type_check
 
 
 def apply_deconvolution(node_class, func_name, x, W, b, ndim, stride, pad,
@@ -26,6 +27,7 @@ def apply_deconvolution(node_class, func_name, x, W, b, ndim, stride, pad,
     return node.apply(inputs)[0]
 
 
+@type_check.checks_inputs
 def deconvolution_nd(x, W, b=None, stride=1, pad=0, outsize=None, dilate=1,
                      groups=1):
     """N-dimensional deconvolution (transposed convolution).
@@ -53,6 +55,7 @@ def deconvolution_nd(x, W, b=None, stride=1, pad=0, outsize=None, dilate=1,
                                ndim, stride, pad, outsize, dilate, groups)
 
 
+@type_check.checks_inputs
 def deconvolution_1d(x, W, b=None, stride=1, pad=0, outsize=None, dilate=1,
                      groups=1):
     """1-dimensional deconvolution: :func:`deconvolution_nd` for x ``(n,
@@ -62,6 +65,7 @@ def deconvolution_1d(x, W, b=None, stride=1, pad=0, outsize=None, dilate=1,
                                1, stride, pad, outsize, dilate, groups)
 
 
+@type_check.checks_inputs
 def deconvolution_3d(x, W, b=None, stride=1, pad=0, outsize=None, dilate=1,
                      groups=1):
     """3-dimensional deconvolution: :func:`deconvolution_nd` for x ``(n,
