@@ -84,6 +84,18 @@ def test_local_response_normalization_arguments():
                                        n=0)
     with pytest.raises(type_check.InvalidType, match='ndim'):
         F.local_response_normalization(numpy.ones(3, numpy.float32))
+    with pytest.raises(type_check.InvalidType, match='dtype'):
+        F.local_response_normalization(numpy.ones((1, 3), numpy.int32))
+
+
+def test_local_response_normalization_defaults():
+    # n=5, k=2, alpha=1e-4, beta=0.75, as Chainer's.
+    x = numpy.random.RandomState(3).uniform(5, 20, (2, 7, 3))
+    padded = numpy.pad(x ** 2, ((0, 0), (2, 2), (0, 0)))
+    window = sum(padded[:, i:i + 7] for i in range(5))
+    numpy.testing.assert_allclose(
+        F.local_response_normalization(x).array,
+        x / (2 + 1e-4 * window) ** 0.75, rtol=1e-12)
 
 
 def test_local_response_normalization_float16_stays_float16():
