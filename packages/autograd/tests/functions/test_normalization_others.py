@@ -84,8 +84,13 @@ def test_local_response_normalization_arguments():
                                        n=0)
     with pytest.raises(type_check.InvalidType, match='ndim'):
         F.local_response_normalization(numpy.ones(3, numpy.float32))
-    with pytest.raises(type_check.InvalidType, match='dtype'):
-        F.local_response_normalization(numpy.ones((1, 3), numpy.int32))
+    for n in (2.5, True):
+        with pytest.raises(ValueError, match='positive int'):
+            F.local_response_normalization(
+                numpy.ones((1, 3), numpy.float32), n=n)
+    for dtype in (numpy.int32, numpy.bool_):
+        with pytest.raises(type_check.InvalidType, match='dtype'):
+            F.local_response_normalization(numpy.ones((1, 3), dtype))
 
 
 def test_local_response_normalization_defaults():
