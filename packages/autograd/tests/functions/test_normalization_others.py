@@ -7,6 +7,8 @@ import pytest
 
 from kusari.autograd import functions as F
 from kusari.autograd import function_node
+from kusari.autograd.functions.normalization import (
+    decorrelated_batch_normalization as decorrelated)
 from kusari.autograd.utils import type_check
 from kusari.autograd.variable import Variable
 
@@ -175,6 +177,19 @@ def test_decorrelated_running_statistics_after_several_calls():
                                   rtol=1e-8)
 
 
+def test_decorrelated_running_statistics_default_decay():
+    x = numpy.random.RandomState(6).randn(8, 4)
+    running_mean = numpy.zeros((1, 4))
+    running_projection = numpy.zeros((1, 4, 4))
+    F.decorrelated_batch_normalization(
+        x, groups=1, running_mean=running_mean,
+        running_projection=running_projection)
+    mean, projection, m = _whitening_reference(x, 1)
+    numpy.testing.assert_allclose(running_mean, 0.1 * mean, rtol=1e-10)
+    numpy.testing.assert_allclose(running_projection,
+                                  0.1 * m / (m - 1) * projection, rtol=1e-8)
+
+
 def test_decorrelated_output_is_white():
     x = numpy.random.RandomState(4).randn(200, 4) @ numpy.array(
         [[2.0, 1, 0, 0], [0, 1, 0.5, 0], [0, 0, 1, 0], [1, 0, 0, 3]])
@@ -203,9 +218,21 @@ def test_decorrelated_argument_errors():
         F.decorrelated_batch_normalization(x, 2)
     with pytest.raises(ValueError, match='divide into 4 groups'):
         F.decorrelated_batch_normalization(x, groups=4)
-    with pytest.raises(ValueError, match='running_mean'):
-        F.decorrelated_batch_normalization(
-            x, groups=2, running_mean=numpy.zeros(6, numpy.float32))
+    for running_mean, got in [
+            (numpy.zeros(6, numpy.float32), r'\(6,\) float32'),
+            (numpy.zeros((2, 3), bool), r'\(2, 3\) bool'),
+            ([[0.0] * 3] * 2, 'list')]:
+        with pytest.raises(ValueError, match=(
+                r'running_mean must be a float array of shape \(2, 3\), '
+                rf'got {got}')):
+            F.decorrelated_batch_normalization(
+                x, groups=2, running_mean=running_mean)
+    for bad in (x.astype(bool), x.astype(numpy.complex64)):
+        with pytest.raises(type_check.InvalidType, match='dtype'):
+            F.decorrelated_batch_normalization(bad, groups=2)
+    # The node itself, as Chainer code may apply it: x of two axes at least.
+    with pytest.raises(type_check.InvalidType, match='ndim'):
+        decorrelated.DecorrelatedBatchNormalization(1, 2e-5).apply((x[0],))
     with pytest.raises(ValueError, match='using_config'):
         F.decorrelated_batch_normalization(x, groups=2, train=True)
     with pytest.raises(ValueError, match='projection'):
