@@ -221,13 +221,15 @@ def test_decorrelated_argument_errors():
     for running_mean, got in [
             (numpy.zeros(6, numpy.float32), r'\(6,\) float32'),
             (numpy.zeros((2, 3), bool), r'\(2, 3\) bool'),
+            (numpy.zeros((2, 3), numpy.int32), r'\(2, 3\) int32'),
             ([[0.0] * 3] * 2, 'list')]:
         with pytest.raises(ValueError, match=(
                 r'running_mean must be a float array of shape \(2, 3\), '
                 rf'got {got}')):
             F.decorrelated_batch_normalization(
                 x, groups=2, running_mean=running_mean)
-    for bad in (x.astype(bool), x.astype(numpy.complex64)):
+    for bad in (x.astype(bool), x.astype(numpy.int32),
+                x.astype(numpy.complex64)):
         with pytest.raises(type_check.InvalidType, match='dtype'):
             F.decorrelated_batch_normalization(bad, groups=2)
     # The node itself, as Chainer code may apply it: x of two axes at least.
@@ -235,10 +237,24 @@ def test_decorrelated_argument_errors():
         decorrelated.DecorrelatedBatchNormalization(1, 2e-5).apply((x[0],))
     with pytest.raises(ValueError, match='using_config'):
         F.decorrelated_batch_normalization(x, groups=2, train=True)
-    with pytest.raises(ValueError, match='projection'):
+    with pytest.raises(ValueError, match=(
+            r'projection must be a float array of shape \(2, 3, 3\), got '
+            r'\(2, 3\) float32')):
         F.fixed_decorrelated_batch_normalization(
             x, numpy.zeros((2, 3), numpy.float32),
             numpy.zeros((2, 3), numpy.float32), groups=2)
+
+
+def test_decorrelated_default_groups():
+    # 16 groups, as Chainer's: 32 channels whiten in pairs.
+    x = numpy.random.RandomState(7).randn(10, 32)
+    running_mean = numpy.zeros((16, 2))
+    y = F.decorrelated_batch_normalization(x, running_mean=running_mean)
+    mean, projection, _ = _whitening_reference(x, 16)
+    numpy.testing.assert_allclose(running_mean, 0.1 * mean, rtol=1e-10)
+    numpy.testing.assert_allclose(
+        F.fixed_decorrelated_batch_normalization(x, mean, projection).array,
+        y.array, atol=1e-10)
 
 
 def _layer_inputs(x_dtype=numpy.float32, gamma_shape=(3,), beta_shape=(3,),
