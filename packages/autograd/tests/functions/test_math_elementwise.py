@@ -76,11 +76,12 @@ def test_fix_is_floor_or_ceil_towards_zero(x):
 # -- type checks ---------------------------------------------------------
 
 @pytest.mark.parametrize('func', [F.sin, F.sqrt, F.erf, F.lgamma, F.expm1,
-                                  F.rsqrt, F.log2])
-def test_unary_rejects_integer_input(func):
+                                  F.rsqrt, F.log2, F.exp, F.log])
+@pytest.mark.parametrize('dtype', [numpy.int32, numpy.bool_, numpy.complex64])
+def test_unary_rejects_non_float_input(func, dtype):
     with pytest.raises(type_check.InvalidType,
                        match=rf'{func.__name__} \(Forward\)'):
-        func(numpy.array([1, 2], dtype=numpy.int32))
+        func(numpy.array([1, 2], dtype=dtype))
 
 
 @pytest.mark.parametrize('func', [F.arctan2, F.fmod, F.maximum, F.minimum,
@@ -90,6 +91,25 @@ def test_unary_rejects_integer_input(func):
 def test_binary_rejects_mixed_dtypes(func, dtypes):
     with pytest.raises(type_check.InvalidType, match='dtype'):
         func(*(numpy.ones(2, dtype) for dtype in dtypes))
+
+
+@pytest.mark.parametrize('dtype', [numpy.int32, numpy.bool_, numpy.complex64])
+def test_check_float_input_refuses_other_kinds(dtype):
+    # The one-input check of sigmoid, leaky_relu, rrelu and the softmaxes.
+    class OneFloat(function_node.FunctionNode):
+        def check_type_forward(self, in_types):
+            _ufunc_nodes.check_float_input(in_types)
+
+    with pytest.raises(type_check.InvalidType, match=r'x\.dtype\.kind'):
+        OneFloat().apply((numpy.ones(2, dtype),))
+
+
+@pytest.mark.parametrize('func', [F.arctan2, F.fmod, F.maximum, F.minimum,
+                                  F.squared_difference])
+@pytest.mark.parametrize('dtype', [numpy.int32, numpy.bool_])
+def test_binary_rejects_non_float_operands(func, dtype):
+    with pytest.raises(type_check.InvalidType, match='dtype.kind'):
+        func(numpy.ones(2, dtype), numpy.ones(2, dtype))
 
 
 def test_binary_rejects_shapes_that_do_not_broadcast():
