@@ -148,9 +148,28 @@ def test_softmax_cross_entropy_errors():
         F.softmax_cross_entropy(x, numpy.zeros(2, numpy.int32), reduce='sum')
     with pytest.raises(ValueError, match='soft_target_loss'):
         F.softmax_cross_entropy(x, x, soft_target_loss='l2')
-    with pytest.raises(TypeError, match='class_weight'):
-        F.softmax_cross_entropy(x, numpy.zeros(2, numpy.int32),
-                                class_weight=numpy.ones(3, numpy.int32))
+    for class_weight in (numpy.ones(3, numpy.int32),
+                         numpy.array(1.0, numpy.float32),
+                         numpy.ones((1, 3), numpy.float32)):
+        with pytest.raises(TypeError, match='1-D float array'):
+            F.softmax_cross_entropy(x, numpy.zeros(2, numpy.int32),
+                                    class_weight=class_weight)
+
+
+def test_softmax_cross_entropy_float16_sums_more_than_float16_holds():
+    # exp(0) summed over 70,000 classes passes float16's largest, 65,504.
+    x = numpy.zeros((1, 70000), numpy.float16)
+    y = F.softmax_cross_entropy(x, numpy.zeros(1, numpy.int32))
+    numpy.testing.assert_allclose(y.array, numpy.log(70000), rtol=1e-3)
+
+
+def test_softmax_cross_entropy_normalizes_by_default():
+    # The mean over the labels not ignored (3 here), not over the batch.
+    x = numpy.random.RandomState(4).uniform(-2, 2, (4, 3))
+    t = numpy.array([0, -1, 2, 1], numpy.int32)
+    numpy.testing.assert_allclose(
+        F.softmax_cross_entropy(x, t).array,
+        _softmax_ce(x, t, True, None, -1, 'mean'), rtol=1e-12)
 
 
 def _sigmoid_ce(x, t, normalize, reduce):
