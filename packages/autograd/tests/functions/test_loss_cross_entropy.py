@@ -148,12 +148,25 @@ def test_softmax_cross_entropy_errors():
         F.softmax_cross_entropy(x, numpy.zeros(2, numpy.int32), reduce='sum')
     with pytest.raises(ValueError, match='soft_target_loss'):
         F.softmax_cross_entropy(x, x, soft_target_loss='l2')
-    for class_weight in (numpy.ones(3, numpy.int32),
+    for class_weight in (numpy.ones(3, numpy.int32), numpy.ones(3, bool),
                          numpy.array(1.0, numpy.float32),
                          numpy.ones((1, 3), numpy.float32)):
         with pytest.raises(TypeError, match='1-D float array'):
             F.softmax_cross_entropy(x, numpy.zeros(2, numpy.int32),
                                     class_weight=class_weight)
+
+
+@pytest.mark.parametrize('x_shape, t, match', [
+    # Labels of another kind than int (bool and complex ones are neither
+    # labels nor soft targets).
+    ((2, 3), numpy.zeros(2, bool), r't\.dtype\.kind == i'),
+    ((2, 3), numpy.zeros((2, 3), numpy.complex64), r't\.dtype\.kind == i'),
+    # x of one axis more than t, named before the shapes.
+    ((2, 3, 4), numpy.zeros(2, numpy.int32), r'x\.ndim == t\.ndim \+ 1'),
+])
+def test_softmax_cross_entropy_refuses(x_shape, t, match):
+    with pytest.raises(type_check.InvalidType, match=match):
+        F.softmax_cross_entropy(numpy.zeros(x_shape, numpy.float32), t)
 
 
 def test_softmax_cross_entropy_float16_sums_more_than_float16_holds():

@@ -82,7 +82,7 @@ class SoftmaxCrossEntropy(function_node.FunctionNode):
         x, t = inputs
         n_class = x.shape[1]
         _common.check_labels(_NAME, t, n_class, self.ignore_label)
-        self.retain_inputs((0, 1))
+        self.retain_inputs((0,))
         xp = backend.get_array_module(x)
         log_y = _log_softmax_array(_work_array(x))
         kept = t != self.ignore_label
@@ -108,7 +108,7 @@ class SoftmaxCrossEntropy(function_node.FunctionNode):
                                        self._log_y)
 
     def backward(self, indexes, grad_outputs):
-        x, _ = self.get_retained_inputs()
+        x, = self.get_retained_inputs()
         return self._grad().apply((x, grad_outputs[0]))[0], None
 
     def array_backward(self, indexes, grad_outputs, inputs, outputs):
