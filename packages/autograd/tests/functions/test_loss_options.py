@@ -49,6 +49,15 @@ def test_mean_errors_match_numpy_and_keep_dtype():
             mae.array, numpy.abs(X - X2).mean(), rtol=1e-3)
 
 
+def test_mean_errors_of_float16_sum_past_float16s_largest():
+    # 100 errors of 30: their squares sum to 90,000 (float16 holds
+    # 65,504), their mean is 900: the sum is taken in float32.
+    x0 = numpy.full(100, 30, numpy.float16)
+    x1 = numpy.zeros(100, numpy.float16)
+    assert float(F.mean_squared_error(x0, x1).array) == 900
+    assert float(F.mean_absolute_error(x0 * 1000, x1).array) == 30000
+
+
 def test_huber_loss_second_derivative_and_reduce():
     x = Variable(numpy.array([[0.3, 2.0]], numpy.float32))
     y = F.huber_loss(x, numpy.zeros((1, 2), numpy.float32), 1.0)
