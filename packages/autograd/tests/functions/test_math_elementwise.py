@@ -117,10 +117,12 @@ def test_binary_rejects_shapes_that_do_not_broadcast():
         F.maximum(numpy.ones(2, numpy.float32), numpy.ones(3, numpy.float32))
 
 
-def test_squared_difference_needs_equal_shapes():
+@pytest.mark.parametrize('shapes', [((2, 3), (3,)), ((3, 3), (3,)),
+                                    ((3,), (3, 3))])
+def test_squared_difference_needs_equal_shapes(shapes):
     with pytest.raises(type_check.InvalidType, match='shape'):
-        F.squared_difference(numpy.ones((2, 3), numpy.float32),
-                             numpy.ones(3, numpy.float32))
+        F.squared_difference(*(numpy.ones(shape, numpy.float32)
+                               for shape in shapes))
 
 
 def test_linear_interpolate_checks_names_shapes_and_dtypes():
@@ -292,10 +294,11 @@ def test_identity_of_no_input_is_an_empty_tuple():
 # -- special functions -------------------------------------------------
 
 def test_polygamma_orders_broadcast_and_gradient_sums_back():
+    # y of shape (2, 3), x of shape (3,): y's shape sorts before x's.
     n = numpy.array([[0], [1]])
-    x = Variable(numpy.array([1.5, 2.5]))
+    x = Variable(numpy.array([1.5, 2.5, 3.5]))
     y = F.polygamma(n, x)
-    assert y.shape == (2, 2)
+    assert y.shape == (2, 3)
     gx, = _grads(y, x)
     import scipy.special
     expected = (scipy.special.polygamma(1, x.array)
