@@ -135,8 +135,9 @@ def test_linear_interpolate_checks_names_shapes_and_dtypes():
 
 def test_polygamma_needs_integer_orders():
     x = numpy.ones(3, numpy.float32)
-    with pytest.raises(type_check.InvalidType, match=r'n\.dtype\.kind'):
-        F.polygamma(numpy.ones(3, numpy.float32), x)
+    for n in (numpy.ones(3, numpy.float32), numpy.ones(3, numpy.uint8)):
+        with pytest.raises(type_check.InvalidType, match=r'n\.dtype\.kind'):
+            F.polygamma(n, x)
     with pytest.raises(TypeError, match='polygamma: n must be'):
         F.polygamma('1', x)
 
