@@ -86,8 +86,37 @@ def _odd_column_step(x):
     return odd
 
 
+def _rows_two_items_apart(x):
+    """A matrix of x's shape whose rows overlap by all but two items."""
+    base = numpy.arange(2 * x.shape[0] + x.shape[1], dtype=x.dtype) / 7
+    return numpy.lib.stride_tricks.as_strided(
+        base, x.shape, (2 * x.itemsize, x.itemsize))
+
+
+def _reversed_columns(x):
+    """x's values, its rows apart and each one read backwards in memory.
+    """
+    return numpy.ascontiguousarray(x[:, ::-1])[:, ::-1]
+
+
+def _reversed_fortran_rows(x):
+    """x's values in Fortran order with the rows' step negative."""
+    return numpy.asfortranarray(x[::-1])[::-1]
+
+
+def _every_other_fortran_row(x):
+    """x's values in every other row of a Fortran-order array: neither
+    axis contiguous."""
+    spread = numpy.zeros((2 * x.shape[0], x.shape[1]), x.dtype, order='F')
+    spread = spread[::2]
+    spread[...] = x
+    return spread
+
+
 @pytest.mark.parametrize('dtype', DTYPES)
-@pytest.mark.parametrize('layout', [_overlapping_rows, _odd_column_step])
+@pytest.mark.parametrize('layout', [
+    _overlapping_rows, _odd_column_step, _rows_two_items_apart,
+    _reversed_columns, _reversed_fortran_rows, _every_other_fortran_row])
 def test_gemm_add_copies_what_blas_cannot_read(dtype, layout):
     if _numpy_blas.gemm(numpy.dtype(dtype)) is None:
         pytest.skip("NumPy's BLAS gemm is not found here")
@@ -109,13 +138,20 @@ def test_gemm_add_of_empty_operands():
     numpy.testing.assert_array_equal(c, 1)
 
 
-@pytest.mark.parametrize('case', ['float16', 'mixed', 'c_fortran',
+# The dtypes of (a, b, c) where they differ: each operand wider and
+# narrower than c.
+MIXED = {'a_wider': 'dff', 'a_narrower': 'fdd', 'b_wider': 'fdf',
+         'b_narrower': 'dfd'}
+
+
+@pytest.mark.parametrize('case', ['float16', *MIXED, 'c_fortran',
                                   'c_is_b', 'c_view_of_a'])
 def test_gemm_add_refuses_and_leaves_c_alone(case):
     dtype = numpy.float16 if case == 'float16' else numpy.float32
-    a = numpy.ones((2, 3), dtype)
-    b = numpy.ones((2, 3), numpy.float64 if case == 'mixed' else dtype)
-    c = numpy.ones((3, 3), dtype)
+    a_dtype, b_dtype, c_dtype = MIXED.get(case, (dtype,) * 3)
+    a = numpy.ones((2, 3), a_dtype)
+    b = numpy.ones((2, 3), b_dtype)
+    c = numpy.ones((3, 3), c_dtype)
     if case == 'c_fortran':
         c = numpy.asfortranarray(numpy.ones((3, 4), dtype))[:, :3]
     elif case == 'c_is_b':
