@@ -93,6 +93,14 @@ def _rows_two_items_apart(x):
         base, x.shape, (2 * x.itemsize, x.itemsize))
 
 
+def _columns_two_items_apart(x):
+    """A matrix of x's shape whose columns overlap by all but two items.
+    """
+    base = numpy.arange(x.shape[0] + 2 * x.shape[1], dtype=x.dtype) / 7
+    return numpy.lib.stride_tricks.as_strided(
+        base, x.shape, (x.itemsize, 2 * x.itemsize))
+
+
 def _reversed_columns(x):
     """x's values, its rows apart and each one read backwards in memory.
     """
@@ -116,7 +124,8 @@ def _every_other_fortran_row(x):
 @pytest.mark.parametrize('dtype', DTYPES)
 @pytest.mark.parametrize('layout', [
     _overlapping_rows, _odd_column_step, _rows_two_items_apart,
-    _reversed_columns, _reversed_fortran_rows, _every_other_fortran_row])
+    _columns_two_items_apart, _reversed_columns, _reversed_fortran_rows,
+    _every_other_fortran_row])
 def test_gemm_add_copies_what_blas_cannot_read(dtype, layout):
     if _numpy_blas.gemm(numpy.dtype(dtype)) is None:
         pytest.skip("NumPy's BLAS gemm is not found here")
