@@ -23,6 +23,17 @@ def _layouts(x):
             'no_contiguous_axis': spread}
 
 
+@pytest.mark.parametrize('layout, transposed, leading', [
+    ('c', False, 4), ('fortran', True, 5), ('row_strided', False, 7),
+    ('column_strided', True, 8)])
+def test_layouts_blas_reads_in_place_are_not_copied(layout, transposed,
+                                                    leading):
+    # The point of the module: no copy, no second pass (rows 5, columns 4).
+    x = _layouts(numpy.ones((5, 4), numpy.float32))[layout]
+    matrix, *how = _numpy_blas._matrix(x)
+    assert matrix is x and how == [transposed, leading]
+
+
 def _wheel_blas():
     blas = numpy.show_config(mode='dicts')['Build Dependencies']['blas']
     return blas['name'].startswith('scipy-openblas')
@@ -86,6 +97,17 @@ def _odd_column_step(x):
     return odd
 
 
+def _odd_row_step(x):
+    """x's values in rows whose step is no whole number of items."""
+    rows, columns = x.shape
+    step = columns * x.itemsize + 2
+    odd = numpy.ndarray(x.shape, x.dtype,
+                        numpy.zeros(rows * step, numpy.uint8),
+                        strides=(step, x.itemsize))
+    odd[...] = x
+    return odd
+
+
 def _rows_two_items_apart(x):
     """A matrix of x's shape whose rows overlap by all but two items."""
     base = numpy.arange(2 * x.shape[0] + x.shape[1], dtype=x.dtype) / 7
@@ -123,7 +145,8 @@ def _every_other_fortran_row(x):
 
 @pytest.mark.parametrize('dtype', DTYPES)
 @pytest.mark.parametrize('layout', [
-    _overlapping_rows, _odd_column_step, _rows_two_items_apart,
+    _overlapping_rows, _odd_column_step, _odd_row_step,
+    _rows_two_items_apart,
     _columns_two_items_apart, _reversed_columns, _reversed_fortran_rows,
     _every_other_fortran_row])
 def test_gemm_add_copies_what_blas_cannot_read(dtype, layout):
