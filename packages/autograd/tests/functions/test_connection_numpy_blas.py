@@ -1,4 +1,6 @@
 """``c += a^T b`` by NumPy's own BLAS (Linear's reused-weight gradient)."""
+import functools
+
 import numpy
 import pytest
 
@@ -76,51 +78,28 @@ def test_gemm_add_adds_the_product_in_place(dtype, k, m, n, a_layout,
     numpy.testing.assert_array_equal(b_seen, b)
 
 
-def _overlapping_rows(x):
-    """A matrix of x's shape whose rows overlap: each one item after the
-    other (BLAS cannot read it in place)."""
-    base = numpy.arange(sum(x.shape), dtype=x.dtype) / 7
-    return numpy.lib.stride_tricks.as_strided(base, x.shape,
-                                              (x.itemsize, x.itemsize))
-
-
-def _odd_column_step(x):
-    """x's values in columns whose step is no whole number of items (BLAS
-    cannot read it in place); the rows of a column are next to each
-    other."""
+def _items_apart(row_items, column_items, x):
+    """A matrix of x's shape whose rows start ``row_items`` items apart
+    and whose columns ``column_items`` apart, over one short buffer: they
+    overlap (BLAS cannot read it in place)."""
     rows, columns = x.shape
-    step = rows * x.itemsize + 2
+    base = numpy.arange(row_items * rows + column_items * columns,
+                        dtype=x.dtype) / 7
+    return numpy.lib.stride_tricks.as_strided(
+        base, x.shape, (row_items * x.itemsize, column_items * x.itemsize))
+
+
+def _odd_step(axis, x):
+    """x's values with the step along ``axis`` no whole number of items
+    (BLAS cannot read it in place); the other axis's items are next to
+    each other."""
+    steps = [x.itemsize] * 2
+    steps[axis] = x.shape[1 - axis] * x.itemsize + 2
     odd = numpy.ndarray(x.shape, x.dtype,
-                        numpy.zeros(columns * step, numpy.uint8),
-                        strides=(x.itemsize, step))
+                        numpy.zeros(x.shape[axis] * steps[axis], numpy.uint8),
+                        strides=tuple(steps))
     odd[...] = x
     return odd
-
-
-def _odd_row_step(x):
-    """x's values in rows whose step is no whole number of items."""
-    rows, columns = x.shape
-    step = columns * x.itemsize + 2
-    odd = numpy.ndarray(x.shape, x.dtype,
-                        numpy.zeros(rows * step, numpy.uint8),
-                        strides=(step, x.itemsize))
-    odd[...] = x
-    return odd
-
-
-def _rows_two_items_apart(x):
-    """A matrix of x's shape whose rows overlap by all but two items."""
-    base = numpy.arange(2 * x.shape[0] + x.shape[1], dtype=x.dtype) / 7
-    return numpy.lib.stride_tricks.as_strided(
-        base, x.shape, (2 * x.itemsize, x.itemsize))
-
-
-def _columns_two_items_apart(x):
-    """A matrix of x's shape whose columns overlap by all but two items.
-    """
-    base = numpy.arange(x.shape[0] + 2 * x.shape[1], dtype=x.dtype) / 7
-    return numpy.lib.stride_tricks.as_strided(
-        base, x.shape, (x.itemsize, 2 * x.itemsize))
 
 
 def _reversed_columns(x):
@@ -145,10 +124,12 @@ def _every_other_fortran_row(x):
 
 @pytest.mark.parametrize('dtype', DTYPES)
 @pytest.mark.parametrize('layout', [
-    _overlapping_rows, _odd_column_step, _odd_row_step,
-    _rows_two_items_apart,
-    _columns_two_items_apart, _reversed_columns, _reversed_fortran_rows,
-    _every_other_fortran_row])
+    functools.partial(_items_apart, 1, 1),
+    functools.partial(_items_apart, 2, 1),
+    functools.partial(_items_apart, 1, 2),
+    functools.partial(_odd_step, 0), functools.partial(_odd_step, 1),
+    _reversed_columns,
+    _reversed_fortran_rows, _every_other_fortran_row])
 def test_gemm_add_copies_what_blas_cannot_read(dtype, layout):
     if _numpy_blas.gemm(numpy.dtype(dtype)) is None:
         pytest.skip("NumPy's BLAS gemm is not found here")
