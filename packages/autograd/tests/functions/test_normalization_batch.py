@@ -212,6 +212,16 @@ def test_gradients_of_parameters_wider_than_x_keep_each_dtype(func,
         numpy.testing.assert_allclose(fused, graph, rtol=1e-4, atol=1e-5)
 
 
+@pytest.mark.parametrize('func, x_shape', STANDARDIZATIONS)
+def test_first_order_gradients_require_no_gradient(func, x_shape):
+    # As of every function: the gradients a backward without double
+    # backprop computes are plain arrays in Variables requiring none.
+    inputs = [Variable(a) for a in _batch(0, x_shape, numpy.float64)]
+    F.sum(func(*inputs) ** 2).backward()
+    for v in inputs:
+        assert v.grad_var.requires_grad is False
+
+
 def test_gradient_of_one_value_per_feature_is_zero():
     # Each feature standardized over a single value: y is beta whatever x
     # is, so x gets a zero gradient (and gamma none either).
@@ -273,6 +283,14 @@ def test_gamma_of_too_many_axes_is_an_invalid_type():
     gamma = numpy.ones((3, 1), numpy.float32)
     with pytest.raises(type_check.InvalidType, match='x.ndim'):
         F.batch_normalization(x, gamma, gamma)
+
+
+def test_gamma_of_too_few_axes_is_an_invalid_type():
+    # axis=0 of a 3-d x: gamma and beta span the two other axes.
+    x = numpy.ones((4, 2, 3), numpy.float32)
+    gamma = numpy.ones(2, numpy.float32)
+    with pytest.raises(type_check.InvalidType, match=r'gamma\.ndim'):
+        F.batch_normalization(x, gamma, gamma, axis=0)
 
 
 @pytest.mark.parametrize('running_var', [

@@ -280,27 +280,3 @@ def test_layer_normalization_refuses_what_standardization_cannot_take(
         inputs, match):
     with pytest.raises(type_check.InvalidType, match=match):
         F.layer_normalization(*inputs)
-
-
-def test_batch_normalization_gamma_of_too_few_axes_is_an_invalid_type():
-    # axis=0 of a 3-d x: gamma and beta span the two other axes.
-    x = numpy.ones((4, 2, 3), numpy.float32)
-    gamma = numpy.ones(2, numpy.float32)
-    with pytest.raises(type_check.InvalidType, match=r'gamma\.ndim'):
-        F.batch_normalization(x, gamma, gamma, axis=0)
-
-
-@pytest.mark.parametrize('call', [
-    lambda x, g, b: F.layer_normalization(x, g, b),
-    lambda x, g, b: F.batch_normalization(x, g, b),
-    lambda x, g, b: F.group_normalization(x, 3, g, b),
-])
-def test_first_order_gradients_require_no_gradient(call):
-    # As of every function: the gradients a backward without double
-    # backprop computes are plain arrays in Variables requiring none.
-    x = Variable(numpy.random.RandomState(0).randn(4, 3))
-    gamma, beta = Variable(numpy.ones(3)), Variable(numpy.zeros(3))
-    y = call(x, gamma, beta)
-    F.sum(y * y).backward()
-    for v in (x, gamma, beta):
-        assert v.grad_var.requires_grad is False
