@@ -84,8 +84,10 @@ def test_unary_rejects_non_float_input(func, dtype):
         func(numpy.array([1, 2], dtype=dtype))
 
 
-@pytest.mark.parametrize('func', [F.arctan2, F.fmod, F.maximum, F.minimum,
-                                  F.squared_difference])
+BINARY = [F.arctan2, F.fmod, F.maximum, F.minimum, F.squared_difference]
+
+
+@pytest.mark.parametrize('func', BINARY)
 @pytest.mark.parametrize('dtypes', [(numpy.float32, numpy.float64),
                                     (numpy.float64, numpy.float32)])
 def test_binary_rejects_mixed_dtypes(func, dtypes):
@@ -104,8 +106,7 @@ def test_check_float_input_refuses_other_kinds(dtype):
         OneFloat().apply((numpy.ones(2, dtype),))
 
 
-@pytest.mark.parametrize('func', [F.arctan2, F.fmod, F.maximum, F.minimum,
-                                  F.squared_difference])
+@pytest.mark.parametrize('func', BINARY)
 @pytest.mark.parametrize('dtype', [numpy.int32, numpy.bool_])
 def test_binary_rejects_non_float_operands(func, dtype):
     with pytest.raises(type_check.InvalidType, match='dtype.kind'):
@@ -142,11 +143,11 @@ def test_polygamma_needs_integer_orders():
         F.polygamma('1', x)
 
 
-@pytest.mark.parametrize('func', [F.polygamma, F.zeta])
-def test_parameters_that_do_not_broadcast_with_x(func):
+@pytest.mark.parametrize('func, dtype', [(F.polygamma, numpy.int32),
+                                         (F.zeta, numpy.float32)])
+def test_parameters_that_do_not_broadcast_with_x(func, dtype):
     with pytest.raises(type_check.InvalidType, match='broadcast'):
-        func(numpy.ones(3, numpy.int32 if func is F.polygamma else
-                        numpy.float32), numpy.ones(2, numpy.float32))
+        func(numpy.ones(3, dtype), numpy.ones(2, numpy.float32))
 
 
 def test_zeta_needs_float_q():
