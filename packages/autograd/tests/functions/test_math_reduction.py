@@ -13,6 +13,7 @@ import pytest
 from kusari.array import configuration
 from kusari.autograd import function_node
 from kusari.autograd import functions as F
+from kusari.autograd.functions.math.einsum import EinSum
 from kusari.autograd.functions.math.matmul import MatMul
 from kusari.autograd.functions.math.sum import Sum
 from kusari.autograd.utils import type_check
@@ -322,6 +323,31 @@ def test_matmul_rejects_a_zero_dim_operand():
         F.matmul(numpy.ones((2, 1), numpy.float32), scalar)
 
 
+def test_matmul_node_refuses_vectors_that_matmul_reshapes_first():
+    vector = numpy.ones(2, numpy.float32)
+    matrix = numpy.ones((2, 2), numpy.float32)
+    for operands in ((vector, matrix), (matrix, vector)):
+        with pytest.raises(type_check.InvalidType, match='ndim >= 2'):
+            MatMul().apply(operands)
+
+
+@pytest.mark.parametrize('a_dtype, b_dtype', [
+    (numpy.int32, numpy.float32), (bool, numpy.float32),
+    (numpy.float32, numpy.int64), (numpy.float32, numpy.complex64)])
+def test_matmul_takes_float_operands_only(a_dtype, b_dtype):
+    # dtype kinds on either side of 'f': integers, bools and complex.
+    with pytest.raises(type_check.InvalidType, match='dtype.kind == f'):
+        F.matmul(numpy.ones((2, 2), a_dtype), numpy.ones((2, 2), b_dtype))
+
+
+@pytest.mark.parametrize('a_shape, b_shape', [((2, 4), (3, 2)),
+                                              ((2, 3), (4, 2))])
+def test_matmul_refuses_inner_sizes_that_differ(a_shape, b_shape):
+    with pytest.raises(type_check.InvalidType, match='matmul'):
+        F.matmul(numpy.ones(a_shape, numpy.float32),
+                 numpy.ones(b_shape, numpy.float32))
+
+
 # -- einsum, tensordot ------------------------------------------------------
 
 
@@ -358,6 +384,8 @@ def test_einsum_trace_gradient_is_the_identity():
     (('ij,jk', X), ValueError, '2 subscript terms given for 1 operands'),
     (('ij', X, X), ValueError, '1 subscript terms given for 2 operands'),
     (('i', X), ValueError, 'operand 0 has 2 axes'),
+    (('ijk', X), ValueError, 'operand 0 has 2 axes'),
+    (('...i...', X), ValueError, 'at most one'),
     (('i2', X), ValueError, 'letters'),
     (('ij->ii', X), ValueError, 'repeat'),
     ((), ValueError, 'no subscripts'),
@@ -373,6 +401,20 @@ def test_einsum_sizes_must_match_exactly():
     with pytest.raises(type_check.InvalidType, match='einsum'):
         F.einsum('i,i->', numpy.ones(3, numpy.float32),
                  numpy.ones(1, numpy.float32))
+
+
+@pytest.mark.parametrize('dtypes', [(numpy.int32,),
+                                    (numpy.float32, numpy.float64)])
+def test_einsum_takes_float_operands_of_one_dtype(dtypes):
+    operands = [numpy.ones(2, dtype) for dtype in dtypes]
+    terms = ','.join(['i'] * len(operands))
+    with pytest.raises(type_check.InvalidType, match='einsum'):
+        F.einsum(f'{terms}->', *operands)
+
+
+def test_einsum_node_refuses_an_operand_of_more_axes_than_its_term():
+    with pytest.raises(type_check.InvalidType, match='x0.ndim == 1'):
+        EinSum(('i',), 'i').apply((X,))
 
 
 def test_tensordot_shapes_and_errors():
