@@ -144,6 +144,20 @@ def test_average_rejects_weights_of_another_shape():
         F.average(X, axis=1, weights=numpy.ones(2, numpy.float32))
     with pytest.raises(ValueError, match='average: weights'):
         F.average(X, weights=numpy.ones(3, numpy.float32))
+    with pytest.raises(ValueError, match='average: weights'):
+        F.average(X, axis=1, weights=numpy.ones(4, numpy.float32))
+    for axis in (2, 3):  # no such axis
+        with pytest.raises(ValueError, match='average: weights'):
+            F.average(X, axis=axis, weights=numpy.ones(3, numpy.float32))
+
+
+def test_mean_over_an_empty_axis_has_an_empty_gradient():
+    x = Variable(numpy.zeros((0, 3), numpy.float32))
+    with numpy.errstate(invalid='ignore'), \
+            pytest.warns(RuntimeWarning, match='Mean of empty slice'):
+        y = F.mean(x, axis=0)
+    assert numpy.isnan(y.array).all()
+    assert _grad(y, x).shape == (0, 3)
 
 
 # -- logsumexp ---------------------------------------------------------------
@@ -291,8 +305,11 @@ def test_batch_l2_norm_squared_flattens_all_but_the_batch_axis():
 
 def test_batch_matmul_is_deprecated_and_reads_2d_as_vectors():
     a = numpy.ones((2, 3), numpy.float32)
-    with pytest.warns(DeprecationWarning, match='matmul'):
+    with pytest.warns(DeprecationWarning, match='matmul') as record:
         y = F.batch_matmul(a, a, transa=True)
+    # Called from the test itself: the warning names this line, not
+    # the decorator's wrapper nor pytest.
+    assert [warning.filename for warning in record] == [__file__]
     assert y.shape == (2, 1, 1)
     numpy.testing.assert_array_equal(y.array[:, 0, 0], [3, 3])
 
