@@ -132,6 +132,18 @@ def test_linear_interpolate_checks_names_shapes_and_dtypes():
         F.linear_interpolate(p, p, numpy.ones(2, numpy.float32))
     with pytest.raises(type_check.InvalidType, match=r'p\.dtype == y\.dtype'):
         F.linear_interpolate(p, p, p.astype(numpy.float64))
+    for q in (numpy.ones(3, numpy.int32), numpy.ones(3, numpy.complex64)):
+        with pytest.raises(type_check.InvalidType, match=r'p\.dtype\.kind'):
+            F.linear_interpolate(q, q, q)
+    # Either order of two float dtypes, either order of two lengths.
+    for x in (p.astype(numpy.float64), p.astype(numpy.float16)):
+        with pytest.raises(type_check.InvalidType,
+                           match=r'p\.dtype == x\.dtype'):
+            F.linear_interpolate(p, x, p)
+    for x in (numpy.ones(2, numpy.float32), numpy.ones(4, numpy.float32)):
+        with pytest.raises(type_check.InvalidType,
+                           match=r'p\.shape == x\.shape'):
+            F.linear_interpolate(p, x, p)
 
 
 def test_polygamma_needs_integer_orders():

@@ -146,6 +146,10 @@ def test_average_rejects_weights_of_another_shape():
         F.average(X, weights=numpy.ones(3, numpy.float32))
     with pytest.raises(ValueError, match='average: weights'):
         F.average(X, axis=1, weights=numpy.ones(4, numpy.float32))
+    # 1-D weights need exactly one axis.
+    for axis in ((), (0, 1)):
+        with pytest.raises(ValueError, match='average: weights'):
+            F.average(X, axis=axis, weights=numpy.ones(2, numpy.float32))
     for axis in (2, 3):  # no such axis
         with pytest.raises(ValueError, match='average: weights'):
             F.average(X, axis=axis, weights=numpy.ones(3, numpy.float32))
@@ -197,6 +201,14 @@ def test_prod_gradient_with_zeros_against_chainer():
     x = Variable(numpy.array([[2, 0, 3], [0, 0, 1]], numpy.float32))
     numpy.testing.assert_array_equal(_grad(F.prod(x, axis=1), x),
                                      [[0, 6, 0], [0, 0, 0]])
+
+
+@pytest.mark.parametrize('axis', [0, None])
+def test_prod_over_an_empty_axis_is_one_with_a_zero_gradient(axis):
+    x = Variable(numpy.zeros((0, 3), numpy.float32))
+    y = F.prod(x, axis=axis)
+    numpy.testing.assert_array_equal(y.array, numpy.ones(y.shape))
+    numpy.testing.assert_array_equal(_grad(y, x), numpy.zeros((0, 3)))
 
 
 def test_cumprod_gradient_with_zeros_against_chainer():
@@ -447,8 +459,12 @@ def test_tensordot_shapes_and_errors():
         F.tensordot(a, numpy.ones((1, 4), numpy.float32), axes=1)
     assert F.tensordot(a, numpy.ones((2, 4)), axes=1).dtype == \
         numpy.float64
-    with pytest.raises(ValueError, match=r'tensordot: axes must be in'):
-        F.tensordot(a, a, axes=4)
+    for axes in (4, -1):
+        with pytest.raises(ValueError, match=r'tensordot: axes must be in'):
+            F.tensordot(a, a, axes=axes)
+    for axes in (((0, 1), (0,)), ((0,), (0, 1))):
+        with pytest.raises(ValueError, match='tensordot: axes pairs'):
+            F.tensordot(a, a, axes=axes)
     # As Chainer: an axis out of range or axes not a pair is a ValueError,
     # axes of another type a TypeError.
     with pytest.raises(ValueError, match=r'axes\[0\] must be in \[-3, 3\)'):

@@ -23,9 +23,12 @@ class LinearInterpolate(function_node.FunctionNode):
             p_type.shape == y_type.shape,
         )
 
+    def forward(self, inputs):
+        self.retain_inputs((0, 1, 2))
+        return super().forward(inputs)
+
     def forward_cpu(self, inputs):
         p, x, y = inputs
-        self.retain_inputs((0, 1, 2))
         # y + p (x - y): one new array.
         z = x - y
         z *= p
@@ -34,7 +37,6 @@ class LinearInterpolate(function_node.FunctionNode):
 
     def forward_gpu(self, inputs):
         p, x, y = inputs
-        self.retain_inputs((0, 1, 2))
         kernel = cuda.elementwise(
             'T p, T x, T y', 'T z', 'z = y + p * (x - y)',
             'linear_interpolate_fwd')
