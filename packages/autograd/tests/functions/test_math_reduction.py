@@ -419,6 +419,10 @@ def test_einsum_trace_gradient_is_the_identity():
     (('ij->ii', X), ValueError, 'repeat'),
     ((), ValueError, 'no subscripts'),
     ((X, [0, 99]), ValueError, 'sublist'),
+    ((X, [0, 52]), ValueError, 'sublist'),
+    ((X, [0, -1]), ValueError, 'sublist'),
+    (('...i->i', X), ValueError, 'output subscripts have no "..."'),
+    (('...', numpy.ones((1,) * 53)), ValueError, 'too many axes'),
     (('i', [1.0]), TypeError, 'input 0 must be'),
 ])
 def test_einsum_argument_errors(args, error, match):
@@ -432,8 +436,25 @@ def test_einsum_sizes_must_match_exactly():
                  numpy.ones(1, numpy.float32))
 
 
-@pytest.mark.parametrize('dtypes', [(numpy.int32,),
-                                    (numpy.float32, numpy.float64)])
+def test_einsum_sizes_are_compared_whichever_comes_first():
+    with pytest.raises(type_check.InvalidType, match='einsum'):
+        F.einsum('i,i->', numpy.ones(1, numpy.float32),
+                 numpy.ones(3, numpy.float32))
+
+
+def test_einsum_forms_and_the_ellipsis_at_their_limits():
+    numpy.testing.assert_array_equal(
+        F.einsum(X, [0, 1], X, [0, 2]).array, F.einsum('ij,ik', X, X).array)
+    numpy.testing.assert_array_equal(F.einsum('...i->...', X).array,
+                                     X.sum(axis=1))
+    # An ellipsis as wide as the 52 letters einsum has.
+    x = numpy.ones((1,) * 52, numpy.float32)
+    assert F.einsum('...', x).shape == x.shape
+
+
+@pytest.mark.parametrize('dtypes', [
+    (numpy.int32,), (bool,), (numpy.complex64,),
+    (numpy.float32, numpy.float64), (numpy.float64, numpy.float32)])
 def test_einsum_takes_float_operands_of_one_dtype(dtypes):
     operands = [numpy.ones(2, dtype) for dtype in dtypes]
     terms = ','.join(['i'] * len(operands))
@@ -441,9 +462,11 @@ def test_einsum_takes_float_operands_of_one_dtype(dtypes):
         F.einsum(f'{terms}->', *operands)
 
 
-def test_einsum_node_refuses_an_operand_of_more_axes_than_its_term():
+def test_einsum_node_refuses_an_operand_of_other_axes_than_its_term():
     with pytest.raises(type_check.InvalidType, match='x0.ndim == 1'):
         EinSum(('i',), 'i').apply((X,))
+    with pytest.raises(type_check.InvalidType, match='x0.ndim == 3'):
+        EinSum(('ijk',), 'i').apply((X,))
 
 
 def test_tensordot_shapes_and_errors():
