@@ -586,15 +586,37 @@ def test_sparse_matmul_argument_errors():
     sparse = to_coo(numpy.eye(2, dtype=numpy.float32))
     with pytest.raises(ValueError, match='sparse_matmul: exactly one'):
         F.sparse_matmul(X, X)
-    with pytest.raises(type_check.InvalidType, match='sparse_matmul'):
-        F.sparse_matmul(sparse, numpy.ones((3, 2), numpy.float32))
-    with pytest.raises(type_check.InvalidType, match='sparse_matmul'):
-        F.sparse_matmul(sparse, numpy.ones((2, 2), numpy.int32))
+    # Inner sizes that differ, either way; a dense operand of one axis
+    # too many.
+    for shape in ((3, 2), (1, 2), (1, 2, 2)):
+        with pytest.raises(type_check.InvalidType, match='sparse_matmul'):
+            F.sparse_matmul(sparse, numpy.ones(shape, numpy.float32))
+    # Integer, bool or complex entries or dense operand.
+    for dtype in (numpy.int32, bool, numpy.complex64):
+        with pytest.raises(type_check.InvalidType, match='sparse_matmul'):
+            F.sparse_matmul(sparse, numpy.ones((2, 2), dtype))
+        with pytest.raises(type_check.InvalidType, match='sparse_matmul'):
+            F.sparse_matmul(to_coo(numpy.eye(2, dtype=dtype)),
+                            numpy.ones((2, 2), numpy.float32))
     # A batch of sparse matrices takes a dense batch of the same length.
     batch = to_coo(numpy.stack([numpy.eye(2, dtype=numpy.float32)] * 2))
     for length in (1, 3):
         with pytest.raises(type_check.InvalidType, match='sparse_matmul'):
             F.sparse_matmul(batch, numpy.ones((length, 2, 2), numpy.float32))
+    with pytest.raises(type_check.InvalidType, match='sparse_matmul'):
+        F.sparse_matmul(batch, numpy.ones((2, 2), numpy.float32))
+
+
+@pytest.mark.parametrize('row, col', [([0, -1], [1, 0]), ([0, 1], [1, -1])])
+def test_sparse_entries_with_a_negative_row_or_column_are_padding(row, col):
+    sparse = CooMatrix(numpy.array([1.0, 7.0], numpy.float32),
+                       numpy.array(row), numpy.array(col), (2, 2),
+                       requires_grad=True)
+    y = F.sparse_matmul(sparse, numpy.array([[1.0, 2.0], [3.0, 4.0]],
+                                            numpy.float32))
+    numpy.testing.assert_array_equal(y.array, [[3, 4], [0, 0]])
+    F.sum(y).backward()
+    numpy.testing.assert_array_equal(sparse.data.grad, [7, 0])
 
 
 # -- forget ------------------------------------------------------------------
