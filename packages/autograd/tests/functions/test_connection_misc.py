@@ -8,6 +8,7 @@ import pytest
 from kusari.autograd import functions as F
 from kusari.autograd.function_node import grad
 from kusari.autograd.functions.connection import _numpy_blas
+from kusari.autograd.functions.connection.embed_id import EmbedIDFunction
 from kusari.autograd.utils import type_check
 from kusari.autograd.variable import Variable
 
@@ -150,6 +151,25 @@ def test_embed_id_used_at_every_step_sums_its_rows(double_backprop):
         for id_ in x[x >= 0]:
             expected[id_] += i + 1
     numpy.testing.assert_array_equal(W.grad, expected)
+
+
+def test_embed_id_array_backward_adds_into_the_gradient_it_is_given():
+    # static_graph's replay hands over W's gradient so far, or None.
+    node = EmbedIDFunction(ignore_label=-1)
+    x = numpy.array([2, -1, 2], numpy.int32)
+    node.apply((x, numpy.zeros((3, 2))))
+    gy = numpy.ones((3, 2))
+    gxs = node.array_backward_add((1,), (gy,), (x, None), (None,), (None,))
+    numpy.testing.assert_array_equal(gxs[-1], [[0, 0], [0, 0], [2, 2]])
+    gW = numpy.ones((3, 2))
+    gxs = node.array_backward_add((1,), (gy,), (x, None), (None,), (gW,))
+    assert gxs == (None,)
+    numpy.testing.assert_array_equal(gW, [[1, 1], [1, 1], [3, 3]])
+
+
+def test_embed_id_takes_a_matrix_of_embeddings():
+    with pytest.raises(type_check.InvalidType, match=r'W\.ndim == 2'):
+        F.embed_id(numpy.array([0], numpy.int32), numpy.zeros(3))
 
 
 @pytest.mark.parametrize('ids', [[0, 3], [-1, 0]])

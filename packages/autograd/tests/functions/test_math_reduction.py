@@ -313,6 +313,9 @@ def test_batch_l2_norm_squared_flattens_all_but_the_batch_axis():
     numpy.testing.assert_array_equal(y.array, [12, 12])
     with pytest.raises(type_check.InvalidType, match='ndim >= 2'):
         F.batch_l2_norm_squared(numpy.ones(2, numpy.float32))
+    for dtype in (numpy.int32, numpy.complex64):
+        with pytest.raises(type_check.InvalidType, match='dtype.kind == f'):
+            F.batch_l2_norm_squared(numpy.ones((2, 2), dtype))
 
 
 def test_batch_matmul_is_deprecated_and_reads_2d_as_vectors():
