@@ -9,6 +9,7 @@ from kusari.autograd import functions as F
 from kusari.autograd.function_node import grad
 from kusari.autograd.functions.connection import _numpy_blas
 from kusari.autograd.functions.connection.embed_id import EmbedIDFunction
+from kusari.autograd.functions.connection.embed_id import EmbedIDGrad
 from kusari.autograd.utils import type_check
 from kusari.autograd.variable import Variable
 
@@ -153,6 +154,23 @@ def test_embed_id_used_at_every_step_sums_its_rows(double_backprop):
     numpy.testing.assert_array_equal(W.grad, expected)
 
 
+def test_embed_id_over_a_sequence_makes_one_gradient_matrix(monkeypatch):
+    # Later steps add their rows into the first step's matrix in place.
+    made = []
+    zeros_and_rows = EmbedIDGrad._zeros_and_rows
+
+    def counted(node, inputs):
+        made.append(node)
+        return zeros_and_rows(node, inputs)
+    monkeypatch.setattr(EmbedIDGrad, '_zeros_and_rows', counted)
+    W = Variable(numpy.zeros((4, 2)))
+    ids = numpy.array([1, 3], numpy.int32)
+    loss = sum(F.sum(F.embed_id(ids, W)) for _ in range(5))
+    loss.backward()
+    assert len(made) == 1
+    numpy.testing.assert_array_equal(W.grad, [[0, 0], [5, 5], [0, 0], [5, 5]])
+
+
 def test_embed_id_array_backward_adds_into_the_gradient_it_is_given():
     # static_graph's replay hands over W's gradient so far, or None.
     node = EmbedIDFunction(ignore_label=-1)
@@ -172,7 +190,7 @@ def test_embed_id_takes_a_matrix_of_embeddings():
         F.embed_id(numpy.array([0], numpy.int32), numpy.zeros(3))
 
 
-@pytest.mark.parametrize('ids', [[0, 3], [-1, 0]])
+@pytest.mark.parametrize('ids', [[0, 3], [0, 4], [-1, 0]])
 def test_embed_id_rejects_ids_outside_vocabulary(ids):
     with pytest.raises(ValueError, match=r'embed_id: ids in x must be in '
                                          r'\[0, 3\)'):
