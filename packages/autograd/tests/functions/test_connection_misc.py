@@ -171,6 +171,14 @@ def test_embed_id_over_a_sequence_makes_one_gradient_matrix(monkeypatch):
     numpy.testing.assert_array_equal(W.grad, [[0, 0], [5, 5], [0, 0], [5, 5]])
 
 
+def test_embed_id_adds_into_no_gradient_the_pass_does_not_own():
+    # F.sum's gradient of W, a read-only broadcast view, reaches W first.
+    W = Variable(numpy.zeros((3, 2)))
+    y = F.embed_id(numpy.array([1, 1], numpy.int32), W)
+    (F.sum(y) + F.sum(W)).backward()
+    numpy.testing.assert_array_equal(W.grad, [[1, 1], [3, 3], [1, 1]])
+
+
 def test_embed_id_array_backward_adds_into_the_gradient_it_is_given():
     # static_graph's replay hands over W's gradient so far, or None.
     node = EmbedIDFunction(ignore_label=-1)
@@ -185,9 +193,13 @@ def test_embed_id_array_backward_adds_into_the_gradient_it_is_given():
     numpy.testing.assert_array_equal(gW, [[1, 1], [1, 1], [3, 3]])
 
 
-def test_embed_id_takes_a_matrix_of_embeddings():
-    with pytest.raises(type_check.InvalidType, match=r'W\.ndim == 2'):
-        F.embed_id(numpy.array([0], numpy.int32), numpy.zeros(3))
+@pytest.mark.parametrize('W, check', [
+    (numpy.zeros(3), r'W\.ndim == 2'), (numpy.zeros((3, 2, 1)), r'W\.ndim'),
+    (numpy.zeros((3, 2), numpy.int32), r'W\.dtype\.kind == f'),
+    (numpy.zeros((3, 2), numpy.complex64), r'W\.dtype\.kind == f')])
+def test_embed_id_takes_a_float_matrix_of_embeddings(W, check):
+    with pytest.raises(type_check.InvalidType, match=check):
+        F.embed_id(numpy.array([0], numpy.int32), W)
 
 
 @pytest.mark.parametrize('ids', [[0, 3], [0, 4], [-1, 0]])
