@@ -1,5 +1,6 @@
 """Linear, embed_id and shift: options and errors the records cannot
 express."""
+import math
 import sys
 
 import numpy
@@ -10,6 +11,7 @@ from kusari.autograd.function_node import grad
 from kusari.autograd.functions.connection import _numpy_blas
 from kusari.autograd.functions.connection.embed_id import EmbedIDFunction
 from kusari.autograd.functions.connection.embed_id import EmbedIDGrad
+from kusari.autograd.functions.connection.linear import LinearFunction
 from kusari.autograd.utils import type_check
 from kusari.autograd.variable import Variable
 
@@ -101,6 +103,73 @@ def test_linear_used_at_every_step_sums_its_gradients(
         rtol=tolerance)
     numpy.testing.assert_allclose(b.grad, weights.sum(axis=(0, 1)),
                                   rtol=tolerance)
+
+
+def _counting_gemm_add(monkeypatch):
+    """The results of every call of ``_numpy_blas.gemm_add``, as made."""
+    results = []
+    real_gemm_add = _numpy_blas.gemm_add
+
+    def gemm_add(*args):
+        results.append(real_gemm_add(*args))
+        return results[-1]
+    monkeypatch.setattr(_numpy_blas, 'gemm_add', gemm_add)
+    return results
+
+
+def test_linear_steps_alone_fuse_every_gradient_after_the_first(monkeypatch):
+    # The first gradient of W the pass reaches is handed over to it, so
+    # the next step already finds one it may add into.
+    fused = _counting_gemm_add(monkeypatch)
+    W = Variable(numpy.ones((3, 4)))
+    loss = sum(F.sum(F.linear(numpy.ones((2, 4)), W)) for _ in range(4))
+    loss.backward()
+    in_place = _numpy_blas.gemm(numpy.dtype(numpy.float64)) is not None
+    assert fused == [in_place] * 3
+    numpy.testing.assert_array_equal(W.grad, numpy.full((3, 4), 8.0))
+
+
+def test_linear_array_backward_adds_into_the_gradient_it_is_given():
+    # static_graph's replay hands over W's gradient so far, or None.
+    node = LinearFunction()
+    x = numpy.arange(6.0).reshape(2, 3)
+    W = numpy.ones((4, 3))
+    node.apply((x, W))
+    gy = numpy.ones((2, 4))
+    gx, gW = node.array_backward_add((0, 1), (gy,), (x, W), (None,),
+                                     (None, None))
+    numpy.testing.assert_array_equal(gx, gy @ W)
+    numpy.testing.assert_array_equal(gW, gy.T @ x)
+    if _numpy_blas.gemm(numpy.dtype(numpy.float64)) is not None:
+        into = numpy.ones((4, 3))
+        gx, gW = node.array_backward_add((0, 1), (gy,), (x, W), (None,),
+                                         (None, into))
+        assert gW is None
+        numpy.testing.assert_array_equal(gx, gy @ W)
+        numpy.testing.assert_array_equal(into, 1 + gy.T @ x)
+
+
+@pytest.mark.parametrize('inputs, needle', [
+    ((numpy.ones((2, 3)),), r'in_types.size == 2 \(x, W\)'),
+    ((numpy.ones(3), numpy.ones((4, 3))), 'x.ndim == 2'),
+    ((numpy.ones((2, 3, 1)), numpy.ones((4, 3))), 'x.ndim == 2'),
+    ((numpy.ones((2, 3)), numpy.ones(3)), 'W.ndim == 2'),
+    ((numpy.ones((2, 3)), numpy.ones((4, 5))), r'x.shape\[1\] == W.shape'),
+    ((numpy.ones((2, 5)), numpy.ones((4, 3))), r'x.shape\[1\] == W.shape')])
+def test_linear_node_checks_its_matrices(inputs, needle):
+    with pytest.raises(type_check.InvalidType, match=needle):
+        LinearFunction().apply(inputs)
+
+
+@pytest.mark.parametrize('x_shape, n_batch_axes, y_shape', [
+    ((3,), 1, (3, 4)), ((2, 3), 2, (2, 3, 4))])
+def test_linear_of_no_feature_axes_reads_one_feature(x_shape, n_batch_axes,
+                                                    y_shape):
+    x = numpy.arange(6.0)[:math.prod(x_shape)].reshape(x_shape)
+    W = numpy.arange(4.0).reshape(4, 1)
+    y = F.linear(x, W, n_batch_axes=n_batch_axes)
+    assert y.shape == y_shape
+    numpy.testing.assert_array_equal(y.array, x[..., None] * W[:, 0])
 
 
 @pytest.mark.parametrize('x_dtype,w_dtype,needle', [
