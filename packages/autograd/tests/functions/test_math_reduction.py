@@ -79,6 +79,14 @@ def test_min_keepdims_and_negative_axis():
     y = F.min(X, axis=-1, keepdims=True)
     assert y.shape == (2, 1)
     numpy.testing.assert_array_equal(y.array, [[0], [3]])
+    assert F.min(X).shape == F.max(X).shape == ()  # keepdims=False
+
+
+@pytest.mark.parametrize('func', [F.argmax, F.argmin])
+def test_argmax_argmin_of_one_element_and_of_none(func):
+    assert int(func(numpy.array([5.0], numpy.float32)).array) == 0
+    with pytest.raises(type_check.InvalidType, match=r'x\.size'):
+        func(numpy.zeros((0, 3), numpy.float32))
 
 
 def test_max_over_an_empty_axis_fails_naming_it():
