@@ -531,6 +531,16 @@ def test_fft_argument_errors():
         F.fft(X)
     with pytest.raises(type_check.InvalidType, match='real.shape == '):
         F.fft((X, X[:, :2]))
+    for pair in ((X,), (X, X, X)):
+        with pytest.raises(TypeError, match=r'fft: x must be a pair'):
+            F.fft(pair)
+    scalar = numpy.array(1.0, numpy.float32)
+    complex_x = X.astype(numpy.complex64)
+    for pair, check in (((scalar, scalar), 'real.ndim'),
+                        ((complex_x, complex_x), 'real.dtype.kind == f'),
+                        ((X, X.astype(numpy.float64)), 'real.dtype == ')):
+        with pytest.raises(type_check.InvalidType, match=check):
+            F.fft(pair)
 
 
 def test_fft_gradient_of_one_output_only():
