@@ -147,6 +147,9 @@ def test_linear_array_backward_adds_into_the_gradient_it_is_given():
         assert gW is None
         numpy.testing.assert_array_equal(gx, gy @ W)
         numpy.testing.assert_array_equal(into, 1 + gy.T @ x)
+        gW, = node.array_backward_add((1,), (gy,), (x, W), (None,), (into,))
+        assert gW is None
+        numpy.testing.assert_array_equal(into, 1 + 2 * gy.T @ x)
 
 
 @pytest.mark.parametrize('inputs, needle', [
@@ -154,6 +157,7 @@ def test_linear_array_backward_adds_into_the_gradient_it_is_given():
     ((numpy.ones(3), numpy.ones((4, 3))), 'x.ndim == 2'),
     ((numpy.ones((2, 3, 1)), numpy.ones((4, 3))), 'x.ndim == 2'),
     ((numpy.ones((2, 3)), numpy.ones(3)), 'W.ndim == 2'),
+    ((numpy.ones((2, 3)), numpy.ones((4, 3, 1))), 'W.ndim == 2'),
     ((numpy.ones((2, 3)), numpy.ones((4, 5))), r'x.shape\[1\] == W.shape'),
     ((numpy.ones((2, 5)), numpy.ones((4, 3))), r'x.shape\[1\] == W.shape')])
 def test_linear_node_checks_its_matrices(inputs, needle):
