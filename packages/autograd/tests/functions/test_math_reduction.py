@@ -538,7 +538,10 @@ def test_fft_argument_errors():
     complex_x = X.astype(numpy.complex64)
     for pair, check in (((scalar, scalar), 'real.ndim'),
                         ((complex_x, complex_x), 'real.dtype.kind == f'),
-                        ((X, X.astype(numpy.float64)), 'real.dtype == ')):
+                        ((X.astype(int), X.astype(int)),
+                         'real.dtype.kind == f'),
+                        ((X, X.astype(numpy.float64)), 'real.dtype == '),
+                        ((X.astype(numpy.float64), X), 'real.dtype == ')):
         with pytest.raises(type_check.InvalidType, match=check):
             F.fft(pair)
 
