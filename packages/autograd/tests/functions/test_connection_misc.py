@@ -291,9 +291,28 @@ def test_shift_backward_is_the_opposite_shift():
     numpy.testing.assert_allclose((y * gy).sum(), (x * gx).sum())
 
 
-def test_shift_bad_ksize():
+@pytest.mark.parametrize('ksize', [2, 4, (3, 2)])
+def test_shift_bad_ksize(ksize):
     with pytest.raises(ValueError, match='shift: ksize must be odd'):
-        F.shift(numpy.zeros((1, 4, 3, 3)), ksize=2)
+        F.shift(numpy.zeros((1, 16, 3, 3)), ksize=ksize)
+
+
+@pytest.mark.parametrize('x, check', [
+    (numpy.zeros((1, 9, 3, 3), numpy.int32), 'x.dtype.kind == f'),
+    (numpy.zeros((1, 9, 3, 3), numpy.complex64), 'x.dtype.kind == f'),
+    (numpy.zeros((1, 9, 3, 3, 1)), 'x.ndim == 4'),
+    (numpy.zeros((1, 8, 3, 3)), r'x.shape\[1\] >= 9')])
+def test_shift_wants_float_x_of_a_channel_per_offset(x, check):
+    with pytest.raises(type_check.InvalidType, match=check):
+        F.shift(x, ksize=3)
+
+
+def test_shift_moves_each_group_of_channels_as_one():
+    # Two channels per offset move as the one channel of each offset does.
+    x = numpy.random.default_rng(3).standard_normal((2, 9, 4, 5))
+    numpy.testing.assert_array_equal(
+        F.shift(numpy.repeat(x, 2, axis=1), dilate=(1, 2)).array,
+        numpy.repeat(F.shift(x, dilate=(1, 2)).array, 2, axis=1))
 
 
 def test_bilinear_needs_all_or_no_linear_terms():

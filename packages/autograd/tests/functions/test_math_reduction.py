@@ -262,6 +262,13 @@ def test_matrix_functions_reject_non_square_input(func):
         func(numpy.zeros((2, 3), numpy.float32))
 
 
+@pytest.mark.parametrize('func', [F.inv, F.det, F.cholesky])
+@pytest.mark.parametrize('dtype', [numpy.int32, numpy.complex64])
+def test_matrix_functions_want_float_input(func, dtype):
+    with pytest.raises(type_check.InvalidType, match='a.dtype.kind == f'):
+        func(A.astype(dtype))
+
+
 @pytest.mark.parametrize('func', [F.batch_inv, F.batch_det])
 def test_batch_matrix_functions_need_three_axes(func):
     with pytest.raises(type_check.InvalidType,
