@@ -307,6 +307,18 @@ def test_shift_wants_float_x_of_a_channel_per_offset(x, check):
         F.shift(x, ksize=3)
 
 
+def test_shift_gives_each_channel_of_a_5x5_kernel_its_own_offset():
+    # One point in the middle of every channel: where it lands is the
+    # channel's offset; the last channel is the unshifted centre.
+    x = numpy.zeros((1, 25, 5, 5))
+    x[:, :, 2, 2] = 1
+    y = F.shift(x, ksize=5).array[0]
+    offsets = [tuple(numpy.argwhere(channel)[0] - 2) for channel in y]
+    assert sorted(offsets) == [(dy, dx) for dy in range(-2, 3)
+                               for dx in range(-2, 3)]
+    assert offsets[-1] == (0, 0)
+
+
 def test_shift_moves_each_group_of_channels_as_one():
     # Two channels per offset move as the one channel of each offset does.
     x = numpy.random.default_rng(3).standard_normal((2, 9, 4, 5))
