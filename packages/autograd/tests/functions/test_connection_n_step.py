@@ -368,7 +368,9 @@ def test_graph_does_not_grow_with_the_sequence_length(name):
 def test_double_backward_through_shrinking_batches(name):
     batches = [3, 2, 2, 1]
     n_states = 1 + (_kind(name) == 'lstm')
-    hx, cx, ws, bs, xs = _inputs(name, 1, batches, 2, 2)
+    # Three units (and inputs, so that the weights stack): with two,
+    # 2 ** units and 2 + units end a gate's slice where 2 * units does.
+    hx, cx, ws, bs, xs = _inputs(name, 1, batches, 3, 3)
     x = F.concat(xs, axis=0).array
     rng = numpy.random.default_rng(0)
 
