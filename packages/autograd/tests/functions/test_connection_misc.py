@@ -8,6 +8,7 @@ import pytest
 
 from kusari.autograd import functions as F
 from kusari.autograd.function_node import grad
+from kusari.autograd.functions.array import _scatter
 from kusari.autograd.functions.connection import _numpy_blas
 from kusari.autograd.functions.connection.embed_id import EmbedIDFunction
 from kusari.autograd.functions.connection.embed_id import EmbedIDGrad
@@ -242,6 +243,17 @@ def test_embed_id_over_a_sequence_makes_one_gradient_matrix(monkeypatch):
     loss.backward()
     assert len(made) == 1
     numpy.testing.assert_array_equal(W.grad, [[0, 0], [5, 5], [0, 0], [5, 5]])
+
+
+def test_embed_id_sums_rows_by_segments_on_numpy(monkeypatch):
+    # scatter_add (an add per row) is the GPU's way; on NumPy each id's
+    # rows are summed in one reduceat, several times faster.
+    def scatter_add(*args):
+        raise AssertionError('scatter_add called on NumPy arrays')
+    monkeypatch.setattr(_scatter, 'scatter_add', scatter_add)
+    W = Variable(numpy.zeros((3, 2)))
+    F.sum(F.embed_id(numpy.array([2, 0, 2], numpy.int32), W)).backward()
+    numpy.testing.assert_array_equal(W.grad, [[1, 1], [0, 0], [2, 2]])
 
 
 def test_embed_id_adds_into_no_gradient_the_pass_does_not_own():
