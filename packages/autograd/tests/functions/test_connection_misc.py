@@ -49,6 +49,18 @@ def _layouts(x):
     return [spread, numpy.asfortranarray(x), padded[:, :x.shape[1]], x]
 
 
+def _counting_gemm_add(monkeypatch):
+    """The results of every call of ``_numpy_blas.gemm_add``, as made."""
+    results = []
+    real_gemm_add = _numpy_blas.gemm_add
+
+    def gemm_add(*args):
+        results.append(real_gemm_add(*args))
+        return results[-1]
+    monkeypatch.setattr(_numpy_blas, 'gemm_add', gemm_add)
+    return results
+
+
 @pytest.mark.parametrize('dtype', [numpy.float16, numpy.float32,
                                    numpy.float64])
 @pytest.mark.parametrize('double_backprop', [False, True])
@@ -68,14 +80,7 @@ def test_linear_used_at_every_step_sums_its_gradients(
     if not blas_found:
         monkeypatch.setattr(_numpy_blas, '_gemms',
                             dict.fromkeys(_numpy_blas._SCALARS))
-    fused = []
-
-    def gemm_add(*args):
-        fused.append(real_gemm_add(*args))
-        return fused[-1]
-
-    real_gemm_add = _numpy_blas.gemm_add
-    monkeypatch.setattr(_numpy_blas, 'gemm_add', gemm_add)
+    fused = _counting_gemm_add(monkeypatch)
     rng = numpy.random.default_rng(2)
     W = Variable(rng.standard_normal((3, 4)).astype(dtype))
     b = Variable(rng.standard_normal(3).astype(dtype))
@@ -104,18 +109,6 @@ def test_linear_used_at_every_step_sums_its_gradients(
         rtol=tolerance)
     numpy.testing.assert_allclose(b.grad, weights.sum(axis=(0, 1)),
                                   rtol=tolerance)
-
-
-def _counting_gemm_add(monkeypatch):
-    """The results of every call of ``_numpy_blas.gemm_add``, as made."""
-    results = []
-    real_gemm_add = _numpy_blas.gemm_add
-
-    def gemm_add(*args):
-        results.append(real_gemm_add(*args))
-        return results[-1]
-    monkeypatch.setattr(_numpy_blas, 'gemm_add', gemm_add)
-    return results
 
 
 def test_linear_steps_alone_fuse_every_gradient_after_the_first(monkeypatch):
