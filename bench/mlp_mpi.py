@@ -7,16 +7,20 @@ optimizer wrapped by ``chainermn.create_multi_node_optimizer`` (the naive
 communicator), once averaging during backward (the default: each
 parameter's reduction starts as soon as its gradient is final) and once
 after it (``overlap=False``: one allreduce of all 1.8 M gradients packed
-into one buffer). Every process, and the single one, runs one BLAS
-thread. Rounds alternate the single process and the two two-process
-jobs, so load on the machine touches all alike::
+into one buffer). Two more two-process jobs measure what the machine
+allows: the two processes training apart (no multi-node optimizer: the
+ceiling that memory bandwidth and caches leave), and through the dummy
+communicator (the multi-node optimizer packing the gradients, no data
+moved). Every process, and the single one, runs one BLAS thread. Rounds
+alternate the five jobs, so load on the machine touches all alike::
 
     python bench/mlp_mpi.py [--quick] [--rounds N]
 
 prints one JSON line: the medians of samples/s of each, their ratios to
-the single process, the share of the two-process step spent in the
-multi-node optimizer's update beyond the wrapped optimizer's (waiting for
-the averaging), and the 1-minute load average before each round.
+the single process, the averaging jobs' ratios to the processes training
+apart, the share of the two-process step spent in the multi-node
+optimizer's update beyond the wrapped optimizer's (waiting for the
+averaging), and the 1-minute load average before each round.
 """
 import argparse
 import json
@@ -32,13 +36,17 @@ from _workload import (MLP_BATCH, MLP_UNITS, QUICK_ROUND_SECONDS,
                        classification_batch, report)
 
 HERE = Path(__file__).resolve().parent
+# The jobs, in the order each round runs them: one process; two training
+# apart; two through the dummy communicator; two averaging during
+# backward; two averaging after it.
+MODES = ('single', 'apart', 'dummy', 'overlap', 'blocking')
 ONE_THREAD = dict.fromkeys(
     ('OMP_NUM_THREADS', 'MKL_NUM_THREADS', 'OPENBLAS_NUM_THREADS'), '1')
 
 
 def worker(quick, mode):
     """Time training steps; print samples/s (and the averaging share).
-    ``mode``: ``'single'``, ``'overlap'`` or ``'blocking'``."""
+    ``mode``: one of :data:`MODES`."""
     import chainer
     import mlp
 
@@ -49,10 +57,12 @@ def worker(quick, mode):
     size, rank, comm = 1, 0, None
     if mode != 'single':
         import chainermn
-        comm = chainermn.create_communicator('naive')
+        comm = chainermn.create_communicator(
+            'dummy' if mode == 'dummy' else 'naive')
         size, rank = comm.size, comm.rank
+    if mode not in ('single', 'apart'):
         optimizer = chainermn.create_multi_node_optimizer(
-            chainer.optimizers.Adam(), comm, overlap=mode == 'overlap')
+            chainer.optimizers.Adam(), comm, overlap=mode != 'blocking')
         optimizer.setup(model)
         actual_update = optimizer.actual_optimizer.update
 
@@ -110,10 +120,8 @@ def main():
     parser = argparse.ArgumentParser(description=__doc__.split('\n')[0])
     parser.add_argument('--quick', action='store_true')
     parser.add_argument('--rounds', type=int, default=3,
-                        help='alternations of the three runs')
-    parser.add_argument('--worker', choices=('single', 'overlap',
-                                             'blocking'),
-                        help=argparse.SUPPRESS)
+                        help='alternations of the five jobs')
+    parser.add_argument('--worker', choices=MODES, help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.worker:
         worker(args.quick, args.worker)
@@ -121,7 +129,7 @@ def main():
     script = [str(Path(__file__).resolve())] + (
         ['--quick'] if args.quick else [])
     mpiexec = Path(sys.executable).parent / 'mpiexec'
-    runs = {'single': [], 'overlap': [], 'blocking': []}
+    runs = {mode: [] for mode in MODES}
     for _ in range(1 if args.quick else args.rounds):
         for mode, results in runs.items():
             launcher = [] if mode == 'single' else [str(mpiexec), '-n', '2']
@@ -131,16 +139,23 @@ def main():
     def median(mode, key='samples_per_s'):
         return statistics.median(r[key] for r in runs[mode])
 
-    one = median('single')
+    one, apart = median('single'), median('apart')
     import chainer
     report(chainer_measured(chainer), 'mlp_mpi',
            one_process_samples_per_s=one,
            two_processes_samples_per_s=median('overlap'),
            speedup=median('overlap') / one,
+           of_apart=median('overlap') / apart,
            allreduce_share=median('overlap', 'allreduce_share'),
            two_processes_blocking_samples_per_s=median('blocking'),
            speedup_blocking=median('blocking') / one,
+           of_apart_blocking=median('blocking') / apart,
            allreduce_share_blocking=median('blocking', 'allreduce_share'),
+           two_processes_apart_samples_per_s=apart,
+           speedup_apart=apart / one,
+           two_processes_dummy_samples_per_s=median('dummy'),
+           speedup_dummy=median('dummy') / one,
+           share_dummy=median('dummy', 'allreduce_share'),
            rounds=[{mode: (round(results[i]['samples_per_s']),
                            round(results[i]['load_average'], 2))
                     for mode, results in runs.items()}
