@@ -139,22 +139,22 @@ def main():
     def median(mode, key='samples_per_s'):
         return statistics.median(r[key] for r in runs[mode])
 
-    one, apart = median('single'), median('apart')
+    one, apart, dummy, overlap, blocking = map(median, MODES)
     import chainer
     report(chainer_measured(chainer), 'mlp_mpi',
            one_process_samples_per_s=one,
-           two_processes_samples_per_s=median('overlap'),
-           speedup=median('overlap') / one,
-           of_apart=median('overlap') / apart,
+           two_processes_samples_per_s=overlap,
+           speedup=overlap / one,
+           of_apart=overlap / apart,
            allreduce_share=median('overlap', 'allreduce_share'),
-           two_processes_blocking_samples_per_s=median('blocking'),
-           speedup_blocking=median('blocking') / one,
-           of_apart_blocking=median('blocking') / apart,
+           two_processes_blocking_samples_per_s=blocking,
+           speedup_blocking=blocking / one,
+           of_apart_blocking=blocking / apart,
            allreduce_share_blocking=median('blocking', 'allreduce_share'),
            two_processes_apart_samples_per_s=apart,
            speedup_apart=apart / one,
-           two_processes_dummy_samples_per_s=median('dummy'),
-           speedup_dummy=median('dummy') / one,
+           two_processes_dummy_samples_per_s=dummy,
+           speedup_dummy=dummy / one,
            share_dummy=median('dummy', 'allreduce_share'),
            rounds=[{mode: (round(results[i]['samples_per_s']),
                            round(results[i]['load_average'], 2))
