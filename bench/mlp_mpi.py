@@ -5,7 +5,7 @@ mlp.py's model, loss and Adam; each process trains on its own batch of
 ``MLP_BATCH`` (so two processes do twice the samples per step), its
 optimizer wrapped by ``chainermn.create_multi_node_optimizer`` (the naive
 communicator), once averaging during backward (the default: each
-parameter's reduction starts as soon as its gradient is final) and once
+bucket of layers is reduced as soon as its gradients are final) and once
 after it (``overlap=False``: one allreduce of all 1.8 M gradients packed
 into one buffer). Two more two-process jobs measure what the machine
 allows: the two processes training apart (no multi-node optimizer: the
