@@ -14,6 +14,7 @@ from harness.profiles import conformance_settings
 from harness.record import RECORDS
 from kusari.autograd import Variable
 from kusari.autograd import backward
+from kusari.autograd import grad
 from kusari.autograd import testing
 from kusari.autograd.graph_optimizations.static_graph import (
     DynamicGraphError, StaticScheduleFunction, static_graph)
@@ -45,9 +46,12 @@ class _Static:
         return self.func(*inputs, **self.kwargs)
 
 
-def _outputs_and_grads(call, arrays, seed, xp):
+def _outputs_and_grads(call, arrays, seed, xp, order=1):
     """Outputs and input gradients of ``call`` with random output
-    gradients; random functions draw from ``seed``."""
+    gradients; random functions draw from ``seed``. With ``order=2`` the
+    gradients are taken with a graph, and the input gradients are those
+    of their sum weighted by random arrays: the gradients' arrays, then
+    the inputs' gradients."""
     numpy.random.seed(seed)
     xp.random.seed(seed)
     xs = [Variable(a.copy(), requires_grad=a.dtype.kind == 'f')
@@ -55,11 +59,25 @@ def _outputs_and_grads(call, arrays, seed, xp):
     ys = call(*xs)
     ys = ys if isinstance(ys, tuple) else (ys,)
     rng = numpy.random.RandomState(seed)
-    pairs = [(y, xp.asarray(rng.uniform(-1, 1, y.shape).astype(y.dtype)))
-             for y in ys if y.dtype.kind == 'f' and y.requires_grad]
-    if pairs:
-        backward([y for y, _ in pairs], [g for _, g in pairs])
-    return [y.array for y in ys], [x.grad for x in xs], ys
+
+    def weights(variables):
+        return [xp.asarray(rng.uniform(-1, 1, v.shape).astype(v.dtype))
+                for v in variables]
+
+    ys_back = [y for y in ys if y.dtype.kind == 'f' and y.requires_grad]
+    outputs = [y.array for y in ys]
+    if order == 1:
+        if ys_back:
+            backward(ys_back, weights(ys_back))
+        return outputs, [x.grad for x in xs], ys
+    targets = [x for x in xs if x.requires_grad]
+    gxs = grad(ys_back, targets, weights(ys_back),
+               enable_double_backprop=True)
+    gxs_back = [g for g in gxs if g is not None and g.requires_grad]
+    if gxs_back:
+        backward(gxs_back, weights(gxs_back))
+    return outputs, [None if g is None else g.array for g in gxs] + [
+        x.grad for x in targets], ys
 
 
 def _moved(arrays, rng, xp):
@@ -77,19 +95,39 @@ def _float32_cases():
             [numpy.dtype(d) for d in record.dtypes]]
 
 
+def _double_backprop_cases():
+    return [case for case in _float32_cases()
+            if case.values[0].double_backprop]
+
+
 @pytest.mark.parametrize('record', _float32_cases())
 @conformance_settings
 @given(data=st.data())
 def test_replay_equals_define_by_run(record, device, data):
+    _check_replay(record, device, data, order=1)
+
+
+@pytest.mark.parametrize('record', _double_backprop_cases())
+@conformance_settings
+@given(data=st.data())
+def test_double_backprop_through_a_replay_equals_define_by_run(
+        record, device, data):
+    _check_replay(record, device, data, order=2)
+
+
+def _check_replay(record, device, data, order):
+    """Record ``record``'s function as a static chain twice, replay it on
+    other inputs, and compare with define-by-run on those, gradients to
+    ``order``."""
     with device:
         case = checks.draw_case(data.draw, record, numpy.float32, device)
         xp = device.xp
         rng = numpy.random.RandomState(0)
         chain = _Static(record.func, case.kwargs)
-        _outputs_and_grads(chain, case.inputs, 1, xp)
+        _outputs_and_grads(chain, case.inputs, 1, xp, order)
         second = _moved(case.inputs, rng, xp)
         try:
-            _outputs_and_grads(chain, second, 2, xp)
+            _outputs_and_grads(chain, second, 2, xp, order)
         except DynamicGraphError:
             assert record.name in DYNAMIC
             return
@@ -97,9 +135,9 @@ def test_replay_equals_define_by_run(record, device, data):
         # computes from data, a replay is right for the same data only.
         third = second if record.name in DYNAMIC else \
             _moved(case.inputs, rng, xp)
-        replayed = _outputs_and_grads(chain, third, 3, xp)
+        replayed = _outputs_and_grads(chain, third, 3, xp, order)
         expected = _outputs_and_grads(
-            lambda *xs: record.func(*xs, **case.kwargs), third, 3, xp)
+            lambda *xs: record.func(*xs, **case.kwargs), third, 3, xp, order)
     if replayed[2]:
         assert isinstance(replayed[2][0].creator, StaticScheduleFunction)
     for a, b in zip(replayed[0] + replayed[1], expected[0] + expected[1]):

@@ -36,8 +36,11 @@ in the reverse of the recorded order, on arrays: a node's
 :meth:`~FunctionNode.array_backward` where it defines one, else its
 ``backward`` on Variables made for the purpose; gradients of a slot read
 by several nodes are summed into one array. Function hooks see the single
-replay node, not the recorded ones, and a replay does not support double
-backpropagation (a recording call does).
+replay node, not the recorded ones. Where the backward records a graph
+(double backpropagation), the nodes of the run are wired into one, on the
+arrays it kept, and run their ``backward`` on Variables: higher-order
+gradients flow through a replay as through define-by-run, without running
+any of its forward again.
 """
 import contextlib
 import copy
@@ -646,6 +649,9 @@ class StaticSchedule:
         self._transient = tuple(sorted(made.union(self.input_slots)))
         self._node_steps = [step for step in self.steps
                             if isinstance(step, _NodeStep)]
+        # (For the Variables of a backward that records a graph.)
+        self._slot_types = [(None, None) if a is None else (a.shape, a.dtype)
+                            for a in trace.arrays]
         self._constants = self._constant_inputs(trace)
         self.generation = 0
         self.replays_left = 0  # until the next recording checks this one
@@ -928,9 +934,9 @@ class StaticScheduleFunction(FunctionNode):
     chain's arguments and parameters to its outputs.
 
     ``forward`` runs the schedule's steps; ``backward`` runs the recorded
-    nodes' backward in reverse order. Higher-order gradients through a
-    replay are not supported (the recorded nodes see the arrays, not the
-    graph, of the call).
+    nodes' backward in reverse order, on arrays, or on Variables with a
+    graph of their own where the backward records one (double
+    backpropagation).
     """
 
     def __init__(self, schedule):
@@ -956,14 +962,11 @@ class StaticScheduleFunction(FunctionNode):
         (a weight's, summed over the calls of a sequence so far) takes the
         replay's contributions in place."""
         schedule = self.schedule
-        if configuration.config.enable_backprop:
-            raise RuntimeError(
-                f'static_graph: {schedule.manager.name} replayed a recorded '
-                f'schedule, which does not support double backpropagation '
-                f'(enable_double_backprop); run the chain define-by-run '
-                f'with chainer.config.use_static_graph = False')
         _check_not_replayed(schedule, self.generation)
         schedule.manager.end_forward()
+        if configuration.config.enable_backprop:
+            return self._graph_backward(target_input_indexes, grad_outputs,
+                                        grad_inputs)
         input_slots = schedule.input_slots
         sums = {input_slots[i]: g._array
                 for i, g in zip(target_input_indexes, grad_inputs)
@@ -982,6 +985,97 @@ class StaticScheduleFunction(FunctionNode):
                 accumulation.hand_over(gx, self.inputs[i])
             ret.append(accumulation.accumulate(g, gx, self.inputs[i]))
         return tuple(ret)
+
+    def _graph_backward(self, target_input_indexes, grad_outputs,
+                        grad_inputs):
+        """The replay's backward recording a graph (double
+        backpropagation): each node of this run runs its ``backward`` on
+        Variables, in the graph of :meth:`_wired_nodes`."""
+        schedule = self.schedule
+        grads = {}
+        for s, gy in zip(schedule.output_slots, grad_outputs):
+            if gy is not None:
+                _add_variable(grads, s, gy)
+        for op, node in reversed(self._wired_nodes()):
+            gys = tuple([grads.pop(s, None) for s in op.out_slots])
+            if all([gy is None for gy in gys]):
+                continue
+            targets = op.targets
+            if node._accumulates:
+                gxs = node.backward_accumulate(targets, gys,
+                                               (None,) * len(targets))
+            else:
+                gxs = node.backward(targets, gys)
+                if len(gxs) != len(targets):
+                    gxs = [gxs[i] for i in targets]
+            for s, gx in zip(op.target_slots, gxs):
+                if gx is not None:
+                    _add_variable(grads, s, gx)
+        ret = []
+        for i, g in zip(target_input_indexes, grad_inputs):
+            gx = grads.get(schedule.input_slots[i])
+            ret.append(g if gx is None
+                       else accumulation.accumulate(g, gx, self.inputs[i]))
+        return tuple(ret)
+
+    def _wired_nodes(self):
+        """``(op, node)`` for each node of this run's backward: a copy of
+        the node wired to the others and to this node's inputs as
+        define-by-run would have wired it, on the arrays the run kept.
+        Nothing of the forward runs again."""
+        schedule = self.schedule
+        nodes, retained = self._state
+        position = {s: k for k, s in enumerate(schedule._retained_slots)}
+
+        def kept(s):
+            k = position.get(s)
+            return None if k is None else retained[k]
+
+        def typed(var, s):
+            """``var``'s node, of slot ``s``'s shape and dtype also where
+            the run kept no array for it."""
+            vnode = var._node or var.node
+            vnode.shape, vnode.dtype = schedule._slot_types[s]
+            return vnode
+
+        vnodes = dict(zip(schedule.input_slots, self.inputs))
+        constants = {}
+        wired = []
+        for op, node in zip(schedule.backward_ops, nodes):
+            node = _fresh_copy(node)  # (a node shared by every run)
+            in_nodes = []
+            for i, s in enumerate(op.in_slots):
+                # An input that needed no gradient in the recording (a
+                # constant, or an array passed on raw) is a constant here.
+                vnode = vnodes.get(s) if i in op.targets else \
+                    constants.get(s)
+                if vnode is None:
+                    vnode = constants[s] = typed(
+                        Variable._bare(kept(s), False), s)
+                in_nodes.append(vnode)
+            node.inputs = tuple(in_nodes)
+            node.rank = max([vnode._rank for vnode in in_nodes])
+            out_nodes = [typed(Variable._output(kept(s), node, node.rank + 1),
+                               s) for s in op.out_slots]
+            node.outputs = tuple([weakref.ref(vnode) for vnode in out_nodes])
+            vnodes.update(zip(op.out_slots, out_nodes))
+            for i in node._input_indexes_to_retain or ():
+                in_nodes[i].data = kept(op.in_slots[i])
+            indexes = node._output_indexes_to_retain
+            if indexes is not None:
+                node._retained_output_data = tuple([
+                    kept(op.out_slots[i]) for i in indexes])
+                for i in indexes:
+                    out_nodes[i].data = kept(op.out_slots[i])
+            wired.append((op, node))
+        return wired
+
+
+def _add_variable(grads, s, g):
+    """Add the gradient Variable ``g`` to that of slot ``s`` in ``grads``
+    (a graph is recorded: never in place)."""
+    old = grads.get(s)
+    grads[s] = g if old is None else old + g
 
 
 def _check_not_replayed(schedule, generation):
