@@ -276,6 +276,19 @@ class FunctionNode(ForwardByDevice):
     def check_type_forward(self, in_types):
         """Check the input types with :mod:`type_check` expressions."""
 
+    def elementwise_expression(self):
+        """The forward as one expression over the elements of the inputs
+        (``x0``, ``x1``, ...), or None (the default) where it is not one.
+
+        A replayed static graph fuses runs of such nodes into one loop
+        (see :mod:`kusari.autograd.graph_optimizations.fusion`, which
+        defines the expression language). The expression must do the
+        float operations ``forward`` does, in its order, and may read the
+        attributes ``__init__`` sets; it is asked of float32 and float64
+        nodes with one output whose inputs have its dtype.
+        """
+        return None
+
     def retain_inputs(self, indexes):
         """Keep the inputs at ``indexes`` for backward (call in forward)."""
         self._input_indexes_to_retain = indexes

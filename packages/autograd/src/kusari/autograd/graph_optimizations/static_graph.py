@@ -58,6 +58,7 @@ from kusari.autograd import accumulation
 from kusari.autograd import function_hook
 from kusari.autograd.function import FunctionAdapter
 from kusari.autograd.function_node import FunctionNode
+from kusari.autograd.graph_optimizations import fusion
 from kusari.autograd.utils.array import force_array
 from kusari.autograd.variable import Parameter
 from kusari.autograd.variable import Variable
@@ -649,9 +650,12 @@ class StaticSchedule:
         self._transient = tuple(sorted(made.union(self.input_slots)))
         self._node_steps = [step for step in self.steps
                             if isinstance(step, _NodeStep)]
-        # (For the Variables of a backward that records a graph.)
+        # (For fusion, and the Variables of a backward recording a graph.)
         self._slot_types = [(None, None) if a is None else (a.shape, a.dtype)
                             for a in trace.arrays]
+        self.xp = next((backend.get_array_module(a) for a in trace.arrays
+                        if a is not None), numpy)
+        self._run_steps = self.steps  # what a run runs: see fuse()
         self._constants = self._constant_inputs(trace)
         self.generation = 0
         self.replays_left = 0  # until the next recording checks this one
@@ -680,6 +684,19 @@ class StaticSchedule:
             if step.made is not None and earlier.made is not None and \
                     step.made == earlier.made:
                 step.shared = step.node = _fresh_copy(step.template)
+
+    def fuse(self):
+        """Run each run of elementwise steps as one loop from now on (see
+        :mod:`.fusion`); called once nodes are shared."""
+        referenced = set()
+        for step in self.steps:
+            if isinstance(step, _CodeStep):
+                _map((step.args, step.kwargs),
+                     lambda ref: referenced.add(ref.step), _NodeOf,
+                     arrays=False)
+        self._run_steps = fusion.fused_steps(
+            self, self.steps, _NodeStep, referenced,
+            set(self.output_slots) | set(self._retained_slots), _reads)
 
     def _constant_inputs(self, trace):
         """``(step, input index, slot)`` of each node input that is a
@@ -804,7 +821,7 @@ class StaticSchedule:
             table[s] = x
         for s, owner, name in self.attributes:
             table[s] = getattr(owner, name)
-        for step in self.steps:
+        for step in self._run_steps:
             if step.config is None:
                 step(table)
             else:
@@ -891,6 +908,16 @@ class StaticSchedule:
                  f'{list(self.output_slots)}']
         lines += [f'  {i}: {step!r}' for i, step in enumerate(self.steps)]
         return '\n'.join(lines)
+
+
+def _reads(step):
+    """The slots a step reads."""
+    if isinstance(step, _NodeStep):
+        return step.in_slots
+    found = []
+    _map((step.args, step.kwargs), lambda ref: found.append(ref.index),
+         _Slot, arrays=False)
+    return found
 
 
 def _accumulate(grads, summed, s, g):
@@ -1155,6 +1182,7 @@ class ScheduleManager:
                 _check_same_steps(self.name, reference, schedule)
                 _check_same_constants(self.name, reference, schedule)
                 schedule.share_nodes(reference)
+                schedule.fuse()
                 schedule.interval = max(8, 2 * reference.interval)
                 schedule.replays_left = schedule.interval
             if chosen is None:

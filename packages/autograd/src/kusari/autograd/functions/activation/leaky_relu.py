@@ -14,6 +14,9 @@ class LeakyReLU(function_node.FunctionNode):
     def check_type_forward(self, in_types):
         check_float_input(in_types)
 
+    def elementwise_expression(self):
+        return f'x0 if x0 > 0 else x0 * {float(self.slope)!r}'
+
     def forward(self, inputs):
         x, = inputs
         xp = backend.get_array_module(x)

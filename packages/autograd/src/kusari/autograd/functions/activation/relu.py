@@ -13,6 +13,9 @@ class ReLU(OutputRetaining):
         return xp.maximum(x, xp.zeros(x.shape[-1:], x.dtype),
                           out=xp.empty_like(x))
 
+    def elementwise_expression(self):
+        return 'maximum(x0, 0)'
+
     def backward(self, indexes, grad_outputs):
         y, = self.get_retained_outputs()
         return ScaleGrad(y.array > 0).apply(grad_outputs)

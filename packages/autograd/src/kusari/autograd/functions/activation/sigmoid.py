@@ -25,6 +25,9 @@ class Sigmoid(function_node.FunctionNode):
             'T x', 'T y', 'y = tanh(x * 0.5) * 0.5 + 0.5',
             'kusari_sigmoid_fwd')(x),
 
+    def elementwise_expression(self):
+        return 'tanh(x0 * 0.5) * 0.5 + 0.5'  # (stable_sigmoid's steps)
+
     def backward(self, indexes, grad_outputs):
         y, = self.get_retained_outputs()
         return SigmoidGrad().apply((y, grad_outputs[0]))

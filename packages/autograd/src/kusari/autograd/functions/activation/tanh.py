@@ -9,6 +9,9 @@ class Tanh(_grad_nodes.OutputRetaining):
     def compute(self, xp, x):
         return force_array(xp.tanh(x))
 
+    def elementwise_expression(self):
+        return 'tanh(x0)'
+
     def backward(self, indexes, grad_outputs):
         y, = self.get_retained_outputs()
         return TanhGrad().apply((y, grad_outputs[0]))

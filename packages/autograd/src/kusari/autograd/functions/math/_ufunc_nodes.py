@@ -18,6 +18,7 @@ from kusari.autograd.functions.array.broadcast import broadcast_to
 from kusari.autograd.functions.array.broadcast import sum_to
 from kusari.autograd.functions.array.broadcast import sum_to_shape
 from kusari.autograd.functions.array.reshape import reshape
+from kusari.autograd.graph_optimizations import fusion
 from kusari.autograd.utils import type_check
 from kusari.autograd.utils.array import force_array
 from kusari.autograd.variable import Variable
@@ -97,6 +98,16 @@ class UnaryElementwise(function_node.FunctionNode):
         """The forward computation on arrays; ``f`` by default."""
         module = special_functions(xp) if self.special else xp
         return getattr(module, self.function or self.name)(*inputs)
+
+    def elementwise_expression(self):
+        """``f(x0)`` where ``f`` is a function of the fusion language
+        computed by :meth:`compute`'s default."""
+        name = self.function or self.name
+        if self.special or len(self.arguments) > 1 or \
+                type(self).compute is not UnaryElementwise.compute or \
+                name not in fusion.FUNCTIONS:
+            return None
+        return f'{name}(x0)'
 
     def forward(self, inputs):
         x = inputs[-1]

@@ -88,6 +88,12 @@ class _WithConstant(_Unary):
             f'({written})' if numpy.real(written) < 0 else written)
 
 
+def _number(value):
+    """A float constant as a number of the expression language (a
+    complex one, of complex arrays, never reaches it)."""
+    return repr(float(value))
+
+
 class _FloatWithConstant(_WithConstant):
     """An operation with a constant defined for floats only."""
 
@@ -105,6 +111,9 @@ class Neg(_Unary):
 
     def forward(self, inputs):
         return -inputs[0],
+
+    def elementwise_expression(self):
+        return '-x0'
 
     def backward(self, indexes, grad_outputs):
         return -grad_outputs[0],
@@ -141,6 +150,9 @@ class Add(_Binary):
     def label(self):
         return '_ + _'
 
+    def elementwise_expression(self):
+        return 'x0 + x1'
+
     def forward(self, inputs):
         lhs, rhs = inputs
         self._note_shapes(lhs, rhs)
@@ -160,6 +172,9 @@ class Add(_Binary):
 class AddConstant(_WithConstant):
     _label = '_ + {}'
 
+    def elementwise_expression(self):
+        return f'x0 + {_number(self.value)}'
+
     def forward(self, inputs):
         return inputs[0] + self.value,
 
@@ -174,6 +189,9 @@ class Sub(_Binary):
     @property
     def label(self):
         return '_ - _'
+
+    def elementwise_expression(self):
+        return 'x0 - x1'
 
     def forward(self, inputs):
         lhs, rhs = inputs
@@ -194,6 +212,9 @@ class Sub(_Binary):
 class SubFromConstant(_WithConstant):
     _label = '{} - _'
 
+    def elementwise_expression(self):
+        return f'{_number(self.value)} - x0'
+
     def forward(self, inputs):
         return self.value - inputs[0],
 
@@ -208,6 +229,9 @@ class Mul(_Binary):
     @property
     def label(self):
         return '_ * _'
+
+    def elementwise_expression(self):
+        return 'x0 * x1'
 
     def forward(self, inputs):
         lhs, rhs = inputs
@@ -233,6 +257,9 @@ class Mul(_Binary):
 class MulConstant(_WithConstant):
     _label = '_ * {}'
 
+    def elementwise_expression(self):
+        return f'x0 * {_number(self.value)}'
+
     def forward(self, inputs):
         return inputs[0] * self.value,
 
@@ -247,6 +274,9 @@ class Div(_FloatBinary):
     @property
     def label(self):
         return '_ / _'
+
+    def elementwise_expression(self):
+        return 'x0 / x1'
 
     def forward(self, inputs):
         lhs, rhs = inputs
@@ -269,6 +299,9 @@ class Div(_FloatBinary):
 class DivByConstant(_FloatWithConstant):
     _label = '_ / {}'
 
+    def elementwise_expression(self):
+        return f'x0 / {_number(self.value)}'
+
     def forward(self, inputs):
         return inputs[0] / self.value,
 
@@ -278,6 +311,9 @@ class DivByConstant(_FloatWithConstant):
 
 class DivFromConstant(_FloatWithConstant):
     _label = '{} / _'
+
+    def elementwise_expression(self):
+        return f'{_number(self.value)} / x0'
 
     def forward(self, inputs):
         x, = inputs
