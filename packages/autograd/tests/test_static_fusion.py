@@ -1,6 +1,9 @@
 """Fused elementwise chains in replayed static graphs: a replay computes
 what define-by-run computes, forward, backward and double backward, with
 only the arrays read outside a chain written."""
+import subprocess
+import sys
+
 import numpy
 import pytest
 
@@ -148,3 +151,10 @@ def test_expression_language_is_checked():
     for bad in ('x0 ** 2', 'erf(x0)', 'x2', 'maximum(x0)', 'x0 < x1 < 1'):
         with pytest.raises(ValueError, match='expression language'):
             writer.write(bad, ['a', 'b'])
+
+
+def test_numba_is_not_imported_with_the_package():
+    # Importing Numba takes about 0.4 s: the first fused replay pays it.
+    code = ('import sys, kusari.autograd, kusari.autograd.functions; '
+            'assert "numba" not in sys.modules')
+    subprocess.run([sys.executable, '-c', code], check=True)
