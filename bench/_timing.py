@@ -45,7 +45,10 @@ def _calibrate(step):
 
 def microseconds_per_op(step):
     """Median over rounds of one call of ``step``, per op, in µs."""
-    reps = _calibrate(step)  # also warms caches and lazy imports up
+    # Twice: the first also pays what happens once (caches, lazy imports,
+    # a static graph's recordings and its fused loops' compilation).
+    _calibrate(step)
+    reps = _calibrate(step)
     rounds = [_repeat(step, reps) / reps for _ in range(ROUNDS)]
     return statistics.median(rounds) / N_OPS * 1e6
 

@@ -118,12 +118,13 @@ def _timed(step, reps):
 def per_second(step, units, quick):
     """Median over rounds of ``units`` (done by one step) per second.
 
-    Two untimed steps first let lazy initialisation (optimizer states,
-    caches, imports) happen outside the rounds.
+    Three untimed steps first let lazy initialisation (optimizer states,
+    caches, imports) happen outside the rounds, and a static graph's two
+    recordings and first replay (which compiles its fused loops).
     """
     rounds, seconds = ((QUICK_ROUNDS, QUICK_ROUND_SECONDS) if quick
                        else (ROUNDS, ROUND_SECONDS))
-    _timed(step, 1)
+    _timed(step, 3)
     reps = max(1, round(seconds / _timed(step, 1)))
     return statistics.median(units * reps / _timed(step, reps)
                              for _ in range(rounds))
