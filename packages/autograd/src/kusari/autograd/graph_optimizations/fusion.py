@@ -149,8 +149,9 @@ def fused_steps(schedule, steps, node_step, referenced, kept, reads):
         in_slots = tuple(dict.fromkeys(
             [s for s in read_by_run if s not in made]))
         outside = set(kept)
+        members = set(run)
         for step in steps:
-            if not any([step is fused for fused in run]):
+            if step not in members:
                 outside.update(reads(step))
         out_slots = tuple([step.out_slots[0] for step in run
                            if step.out_slots[0] in outside])
