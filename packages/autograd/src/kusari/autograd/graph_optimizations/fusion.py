@@ -48,13 +48,15 @@ FUNCTIONS = {
     'log10': 'log10', 'log1p': 'log1p', 'sqrt': 'sqrt', 'square': 'square_',
     'sin': 'sin', 'cos': 'cos', 'tan': 'tan', 'arcsin': 'asin',
     'arccos': 'acos', 'arctan': 'atan', 'sinh': 'sinh', 'cosh': 'cosh',
-    'tanh': 'tanh', 'maximum': 'maximum_', 'minimum': 'minimum_'}
+    'tanh': 'tanh', 'absolute': 'fabs', 'maximum': 'maximum_',
+    'minimum': 'minimum_'}
 _ARITY = {'maximum': 2, 'minimum': 2}
 # The functions a CPU loop may call: those LLVM vectorizes by itself. The
 # others (exp, tanh, ...) are a libm call per element there, slower than
 # NumPy's SIMD loops by more than fusion saves (3x on a chain of swish,
 # tanh and exp over 256x1024 float32): on the CPU their nodes stay steps.
-_CPU_FUNCTIONS = frozenset(['sqrt', 'square', 'maximum', 'minimum'])
+_CPU_FUNCTIONS = frozenset(['sqrt', 'square', 'absolute', 'maximum',
+                            'minimum'])
 _OPERATORS = {ast.Add: '+', ast.Sub: '-', ast.Mult: '*', ast.Div: '/',
               ast.Lt: '<', ast.LtE: '<=', ast.Gt: '>', ast.GtE: '>=',
               ast.Eq: '==', ast.NotEq: '!='}

@@ -15,6 +15,9 @@ class ClippedReLU(OutputRetaining):
         y = xp.maximum(x, x.dtype.type(0), out=xp.empty_like(x))
         return xp.minimum(y, x.dtype.type(self.cap), out=y)
 
+    def elementwise_expression(self):
+        return f'minimum(maximum(x0, 0), {float(self.cap)!r})'
+
     def backward(self, indexes, grad_outputs):
         y = self.get_retained_outputs()[0].array
         inside = y > 0

@@ -14,6 +14,9 @@ class HardSigmoid(OutputRetaining):
         xp.maximum(y, scalar(0), out=y)
         return xp.minimum(y, scalar(1), out=y)
 
+    def elementwise_expression(self):
+        return 'minimum(maximum(x0 * 0.2 + 0.5, 0), 1)'
+
     def backward(self, indexes, grad_outputs):
         y = self.get_retained_outputs()[0].array
         xp = backend.get_array_module(y)

@@ -218,6 +218,10 @@ class ElementwiseSelection(BinaryElementwise):
 
     comparison = None
 
+    def elementwise_expression(self):
+        # (maximum and minimum, computed by NumPy's ufuncs of their name.)
+        return f'{self.name}(x0, x1)'
+
     def gradients(self, gy, x1, x2):
         x1, x2 = x1.array, x2.array
         xp = backend.get_array_module(x1)

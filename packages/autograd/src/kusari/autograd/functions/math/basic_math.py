@@ -134,6 +134,9 @@ class Absolute(_Unary):
         super().check_type_forward(in_types)
         type_check.expect(in_types[0].dtype.kind == 'f')
 
+    def elementwise_expression(self):
+        return 'absolute(x0)'
+
     def forward(self, inputs):
         x, = inputs
         self.retain_inputs((0,))

@@ -13,6 +13,9 @@ class SquaredDifference(_ufunc_nodes.BinaryElementwise):
         difference *= difference
         return difference
 
+    def elementwise_expression(self):
+        return 'square(x0 - x1)'
+
     def gradients(self, gy, x1, x2):
         gx1 = gy * (x1 - x2) * 2
         return gx1, -gx1
