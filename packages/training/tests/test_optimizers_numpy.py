@@ -12,6 +12,7 @@ import tracemalloc
 import numpy
 import pytest
 
+from kusari.array import jit
 from kusari.autograd import Parameter
 from kusari.links import Link
 from kusari.training import optimizers
@@ -233,7 +234,7 @@ def cpu_path(request, monkeypatch):
     if request.param == 'fused':
         _require_numba()
     else:
-        monkeypatch.setattr(_fused_cpu, '_numba', False)
+        monkeypatch.setattr(jit, 'numba_module', lambda: None)
         monkeypatch.setattr(_fused_cpu, '_compiled', {})
     return request.param
 
@@ -414,7 +415,7 @@ def test_fused_kernel_is_numpy_update_bit_for_bit(monkeypatch, name,
     monkeypatch.setattr(_fused_cpu, '_compiled', {})
     rule, fused = run()
     assert _fused_cpu._compiled, 'the update did not run its Numba loop'
-    monkeypatch.setattr(_fused_cpu, '_numba', False)
+    monkeypatch.setattr(jit, 'numba_module', lambda: None)
     monkeypatch.setattr(_fused_cpu, '_compiled', {})
     for expected, actual in zip(fused, run()[1], strict=True):
         numpy.testing.assert_array_equal(actual, expected)
@@ -428,7 +429,7 @@ def test_blocked_update_is_whole_array_update_bit_for_bit(
         monkeypatch, name, reference, kwargs, dtype, shape):
     # Blocks of 32 compute-dtype values: 1073 values are 33 full blocks
     # and a part, 128 are four full ones, 33 one and a single value.
-    monkeypatch.setattr(_fused_cpu, '_numba', False)
+    monkeypatch.setattr(jit, 'numba_module', lambda: None)
     rng = numpy.random.default_rng(3)
     initial = rng.standard_normal(shape).astype(dtype)
     grads = rng.standard_normal((4,) + shape).astype(dtype)
@@ -465,7 +466,7 @@ def test_blocked_update_is_whole_array_update_bit_for_bit(
 
 def test_blocked_update_takes_non_contiguous_arrays_whole(monkeypatch):
     # Blocks of flattened copies would update the copies alone.
-    monkeypatch.setattr(_fused_cpu, '_numba', False)
+    monkeypatch.setattr(jit, 'numba_module', lambda: None)
     monkeypatch.setattr(_elementwise, '_BLOCK_BYTES', 64)
     strided = OneParam(numpy.ones((8, 64), numpy.float32)[:, ::2])
     contiguous = OneParam(numpy.ones((8, 32), numpy.float32))
@@ -642,7 +643,7 @@ def test_cuda_body_computes_what_numpy_does(monkeypatch, tmp_path, name,
                                             reference, kwargs):
     # The GPU kernel's body, compiled here for the CPU, is the NumPy
     # update bit for bit (on a GPU its fused multiply-adds round less).
-    monkeypatch.setattr(_fused_cpu, '_numba', False)
+    monkeypatch.setattr(jit, 'numba_module', lambda: None)
     link = OneParam(_initial().astype(numpy.float32))
     opt = getattr(optimizers, name)(**kwargs).setup(link)
     for g in _grads()[:3]:

@@ -35,14 +35,14 @@ def numba_module():
 
 def compile_function(source, name):
     """The function ``name`` of ``source`` (Python source, which may
-    use ``numpy`` and ``numba``) compiled by :func:`numba.njit`, in
+    use ``numpy``) compiled by :func:`numba.njit`, in
     NumPy's error model (a division by zero gives inf, no exception).
     Numba must be available (see :func:`numba_module`)."""
     numba = numba_module()
     path = _source_file(source, name)
     # A function loaded from Numba's cache finds its globals in the
-    # module it names: this one, which has numpy and numba too.
-    namespace = {'numpy': numpy, 'numba': numba, '__name__': __name__}
+    # module it names: this one, which has numpy too.
+    namespace = {'numpy': numpy, '__name__': __name__}
     exec(compile(source, path or f'<{name}>', 'exec'), namespace)
     options = dict(nogil=True, error_model='numpy')
     try:

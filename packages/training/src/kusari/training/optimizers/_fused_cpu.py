@@ -20,7 +20,6 @@ import numpy
 from kusari.array import jit
 
 _compiled = {}  # loop source -> compiled function
-_numba = None  # the module, False where it cannot be used, None: not tried
 
 
 def run(source, arrays, scalars):
@@ -29,25 +28,16 @@ def run(source, arrays, scalars):
     the arrays it updates in place) and ``scalars`` (cast to the arrays'
     dtype). Returns False, having done nothing, where the loop cannot run:
     the caller then takes its NumPy path."""
-    if _numba is False:
-        return False
     dtype = arrays[0].dtype
     if dtype not in (numpy.float32, numpy.float64) or not all(
             type(a) is numpy.ndarray and a.dtype == dtype
-            and a.flags.c_contiguous for a in arrays):
+            and a.flags.c_contiguous for a in arrays) or \
+            jit.numba_module() is None:
         return False
     kernel = _compiled.get(source)
     if kernel is None:
-        if not _load_numba():
-            return False
         kernel = _compiled[source] = jit.compile_function(source, 'update')
     cast = dtype.type
     kernel(*[a.reshape(-1) for a in arrays], *[cast(s) for s in scalars])
     return True
 
-
-def _load_numba():
-    global _numba
-    if _numba is None:
-        _numba = jit.numba_module() or False
-    return _numba
