@@ -139,6 +139,10 @@ def fused_steps(schedule, steps, node_step, referenced, kept, reads):
     cuda = schedule.xp is not numpy
     if not cuda and jit.numba_module() is None:
         return steps
+    readers = {}  # slot -> the steps reading it
+    for step in steps:
+        for s in reads(step):
+            readers.setdefault(s, []).append(step)
     result, run, run_type = [], [], None
 
     def close():
@@ -150,13 +154,11 @@ def fused_steps(schedule, steps, node_step, referenced, kept, reads):
         read_by_run = [s for step in run for s in step.in_slots]
         in_slots = tuple(dict.fromkeys(
             [s for s in read_by_run if s not in made]))
-        outside = set(kept)
         members = set(run)
-        for step in steps:
-            if step not in members:
-                outside.update(reads(step))
-        out_slots = tuple([step.out_slots[0] for step in run
-                           if step.out_slots[0] in outside])
+        out_slots = tuple([
+            s for s in [step.out_slots[0] for step in run]
+            if s in kept or any([reader not in members
+                                 for reader in readers.get(s, ())])])
         if not out_slots:  # (nothing reads them: left as recorded)
             result.extend(run)
             return
@@ -165,7 +167,7 @@ def fused_steps(schedule, steps, node_step, referenced, kept, reads):
         result.append(FusedStep(run, in_slots, out_slots, *run_type, cuda))
 
     for step in steps:
-        step_type = _fusable(schedule, step, node_step, referenced)
+        step_type = _fusable(schedule, step, node_step, referenced, cuda)
         if step_type is None or step_type != run_type:
             close()
             run = []
@@ -178,9 +180,9 @@ def fused_steps(schedule, steps, node_step, referenced, kept, reads):
     return result
 
 
-def _fusable(schedule, step, node_step, referenced):
-    """The shape and dtype of the output of ``step`` if it can be fused,
-    else None."""
+def _fusable(schedule, step, node_step, referenced, cuda):
+    """The shape and dtype of the output of ``step`` if it can be fused
+    (into a CUDA kernel if ``cuda``), else None."""
     if type(step) is not node_step or step.config is not None or \
             step.shared is None or len(step.out_slots) != 1 or \
             step in referenced:
@@ -198,9 +200,9 @@ def _fusable(schedule, step, node_step, referenced):
                 n not in (1, m) for n, m in zip(in_shape[::-1],
                                                 shape[::-1])]):
             return None
-    writer = _Writer(schedule.xp is not numpy)
+    writer = _Writer(cuda)
     writer.write(expression, ['a'] * len(step.in_slots))
-    if not writer.cuda and not writer.functions <= _CPU_FUNCTIONS:
+    if not cuda and not writer.functions <= _CPU_FUNCTIONS:
         return None
     return shape, dtype
 
