@@ -946,14 +946,20 @@ def _variable_backward(op, node, grad_outputs, retained):
             retained[op.out_positions[i]] for i in indexes])
     gys = tuple([None if gy is None else Variable._bare(gy, True)
                  for gy in grad_outputs])
-    targets = op.targets
+    return [None if gx is None else gx.array
+            for gx in _node_backward(node, op.targets, gys)]
+
+
+def _node_backward(node, targets, grad_outputs):
+    """``node``'s gradients (Variables) of the inputs at ``targets``, one
+    each, from ``grad_outputs`` (Variables or None)."""
     if node._accumulates:
-        gxs = node.backward_accumulate(targets, gys, (None,) * len(targets))
-    else:
-        gxs = node.backward(targets, gys)
-        if len(gxs) != len(targets):
-            gxs = [gxs[i] for i in targets]
-    return [None if gx is None else gx.array for gx in gxs]
+        return node.backward_accumulate(targets, grad_outputs,
+                                        (None,) * len(targets))
+    gxs = node.backward(targets, grad_outputs)
+    if len(gxs) != len(targets):
+        gxs = [gxs[i] for i in targets]
+    return gxs
 
 
 class StaticScheduleFunction(FunctionNode):
@@ -1027,15 +1033,8 @@ class StaticScheduleFunction(FunctionNode):
             gys = tuple([grads.pop(s, None) for s in op.out_slots])
             if all([gy is None for gy in gys]):
                 continue
-            targets = op.targets
-            if node._accumulates:
-                gxs = node.backward_accumulate(targets, gys,
-                                               (None,) * len(targets))
-            else:
-                gxs = node.backward(targets, gys)
-                if len(gxs) != len(targets):
-                    gxs = [gxs[i] for i in targets]
-            for s, gx in zip(op.target_slots, gxs):
+            for s, gx in zip(op.target_slots,
+                             _node_backward(node, op.targets, gys)):
                 if gx is not None:
                     _add_variable(grads, s, gx)
         ret = []
