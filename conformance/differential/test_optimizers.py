@@ -13,6 +13,7 @@ import chainer  # Kusari's drop-in
 import numpy
 import pytest
 
+from kusari.array import jit
 from kusari.training.optimizers import _fused_cpu
 
 HERE = Path(__file__).resolve().parent
@@ -42,15 +43,15 @@ def oracle(run_oracle, inputs):
 def kusari(request, inputs):
     """Kusari's results on the fused CPU kernels (where Numba is
     installed) and on the rules' NumPy updates."""
-    saved = _fused_cpu._numba, dict(_fused_cpu._compiled)
+    saved = jit.numba_module, dict(_fused_cpu._compiled)
     if request.param == 'fused':
         pytest.importorskip('numba')
     else:
-        _fused_cpu._numba, _fused_cpu._compiled = False, {}
+        jit.numba_module, _fused_cpu._compiled = (lambda: None), {}
     try:
         yield cases.evaluate(chainer, inputs)
     finally:
-        _fused_cpu._numba, _fused_cpu._compiled = saved[0], saved[1]
+        jit.numba_module, _fused_cpu._compiled = saved[0], saved[1]
 
 
 def test_known_differences_are_cases():
