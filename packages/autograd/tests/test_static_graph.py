@@ -697,6 +697,39 @@ def test_constants_that_stay_the_same_are_no_error():
     assert y is not None
 
 
+class BlackOut:
+    """A static chain of black_out, whose masks depend on which sample of
+    a row scores highest."""
+
+    def params(self):
+        return []
+
+    @static_graph
+    def __call__(self, x, W):
+        samples = numpy.array([[1, 2], [2, 1]], numpy.int32)
+        return F.black_out(x, numpy.array([0, 0], numpy.int32), W, samples)
+
+
+def test_black_out_finds_each_rows_top_sample_on_replays():
+    W = numpy.eye(3, dtype=numpy.float32)
+    # The first sample of each row tops the rest by far in the two
+    # recordings, the second in the replay: log1p(-p) of a stale top
+    # sample would be log1p(-1) = -inf.
+    inputs = [[[0, 30, 1], [0, 1, 30]], [[0, 31, 1], [0, 1, 31]],
+              [[0, 1, 30], [0, 30, 1]]]
+    chain = BlackOut()
+    for x in inputs:
+        static = [Variable(numpy.array(x, numpy.float32)), Variable(W)]
+        chain(*static).backward()
+        dynamic = [Variable(numpy.array(x, numpy.float32)), Variable(W)]
+        loss = F.black_out(dynamic[0], numpy.array([0, 0], numpy.int32),
+                           dynamic[1],
+                           numpy.array([[1, 2], [2, 1]], numpy.int32))
+        loss.backward()
+        for a, b in zip(static, dynamic):
+            testing.assert_allclose(a.grad, b.grad)
+
+
 class InTestMode(MLP):
     """Sets the configuration around a function itself: rrelu's slopes are
     random in training, (1/8 + 1/3) / 2 in testing."""

@@ -9,6 +9,7 @@ from kusari.autograd.functions.loss import _common
 from kusari.autograd.functions.math.exponential import exp
 from kusari.autograd.functions.math.logarithm_1p import log1p
 from kusari.autograd.functions.math.logsumexp import logsumexp
+from kusari.autograd.functions.math.minmax import argmax
 from kusari.autograd.functions.math.sum import sum as sum_
 from kusari.autograd.utils import type_check
 from kusari.autograd.variable import as_array
@@ -28,15 +29,20 @@ def _check(in_types):
 def _masks(scores):
     """Additive masks of ``scores`` (column 0 the target's, then the
     samples'): -inf at each row's top sample score and 0 elsewhere (all 0
-    without samples); and the same with -inf at the target too."""
+    without samples); and the same with -inf at the target too. Computed
+    by functions (an argmax picking rows of constant tables), so a static
+    graph's replay finds each row's top sample anew."""
     xp = backend.get_array_module(scores)
-    top = xp.zeros(scores.shape, scores.dtype)
-    if scores.shape[1] > 1:
-        top[xp.arange(len(scores)), scores[:, 1:].argmax(axis=1) + 1] = \
-            -xp.inf
-    top_and_target = top.copy()
-    top_and_target[:, 0] = -xp.inf
-    return top, top_and_target
+    n, width = scores.shape
+    table = xp.where(xp.eye(width, dtype=bool), -xp.inf, 0).astype(
+        scores.dtype)
+    with_target = table.copy()
+    with_target[:, 0] = -xp.inf
+    if width == 1 or n == 0:  # no top sample
+        return (xp.zeros(scores.shape, scores.dtype),
+                xp.broadcast_to(with_target[:1], scores.shape))
+    top = argmax(scores[:, 1:], axis=1) + 1
+    return embed_id(top, table), embed_id(top, with_target)
 
 
 def black_out(x, t, W, samples, reduce='mean'):
@@ -80,7 +86,7 @@ def black_out(x, t, W, samples, reduce='mean'):
     # then holds little but the rounding of Z), which at most the top
     # sample of a row can be. There it is log(sum_{j != k} e^{s_j}) - Z,
     # and the mask leaves log1p(-0) in its place in the sum.
-    top, top_and_target = _masks(scores.array)
+    top, top_and_target = _masks(scores)
     log_rest = logsumexp(scores + top, axis=1)
     p = exp(scores + top_and_target - expand_dims(log_z, 1))
     loss = 2 * log_z - scores[:, 0] - log_rest - sum_(log1p(-p), axis=1)
