@@ -20,7 +20,10 @@ prints one JSON line: the medians of samples/s of each, their ratios to
 the single process, the averaging jobs' ratios to the processes training
 apart, the share of the two-process step spent in the multi-node
 optimizer's update beyond the wrapped optimizer's (waiting for the
-averaging), and the 1-minute load average before each round.
+averaging), the milliseconds of each job's step by phase (forward and
+backward, averaging, Adam: where two processes share the memory bus, the
+first and the last grow even with nothing averaged), and the 1-minute load
+average before each round.
 """
 import argparse
 import json
@@ -40,6 +43,7 @@ HERE = Path(__file__).resolve().parent
 # apart; two through the dummy communicator; two averaging during
 # backward; two averaging after it.
 MODES = ('single', 'apart', 'dummy', 'overlap', 'blocking')
+PHASES = ('forward_backward', 'averaging', 'adam')
 ONE_THREAD = dict.fromkeys(
     ('OMP_NUM_THREADS', 'MKL_NUM_THREADS', 'OPENBLAS_NUM_THREADS'), '1')
 
@@ -53,14 +57,18 @@ def worker(quick, mode):
     model, optimizer, loss_of = mlp.setup()
     rounds, seconds = ((QUICK_ROUNDS, QUICK_ROUND_SECONDS) if quick
                        else (ROUNDS, ROUND_SECONDS))
-    in_averaging = [0.0]
+    # Seconds spent in each phase of the steps of a round: forward and
+    # backward; the optimizer's update beyond Adam's (the wait for the
+    # averaged gradients); Adam's update itself.
+    spent = dict.fromkeys(PHASES, 0.0)
     size, rank, comm = 1, 0, None
     if mode != 'single':
         import chainermn
         comm = chainermn.create_communicator(
             'dummy' if mode == 'dummy' else 'naive')
         size, rank = comm.size, comm.rank
-    if mode not in ('single', 'apart'):
+    comm_optimizer = mode not in ('single', 'apart')
+    if comm_optimizer:
         optimizer = chainermn.create_multi_node_optimizer(
             chainer.optimizers.Adam(), comm, overlap=mode != 'blocking')
         optimizer.setup(model)
@@ -69,7 +77,9 @@ def worker(quick, mode):
         def timed_actual_update(*args, **kwargs):
             start = time.perf_counter()
             actual_update(*args, **kwargs)
-            in_averaging[0] -= time.perf_counter() - start
+            adam = time.perf_counter() - start
+            spent['adam'] += adam
+            spent['averaging'] -= adam
 
         # (Set on the wrapped optimizer: the multi-node one calls it.)
         optimizer.actual_optimizer.update = timed_actual_update
@@ -78,30 +88,40 @@ def worker(quick, mode):
     def steps(count):
         start = time.perf_counter()
         for _ in range(count):
+            before = time.perf_counter()
             loss = loss_of(x, t)
             model.cleargrads()
             loss.backward()
-            before = time.perf_counter()
+            between = time.perf_counter()
             optimizer.update()
-            in_averaging[0] += time.perf_counter() - before
+            after = time.perf_counter()
+            spent['forward_backward'] += between - before
+            # (Adam's own share moves to 'adam' where it is timed apart.)
+            spent['averaging' if comm_optimizer else 'adam'] += \
+                after - between
         return time.perf_counter() - start
 
     steps(2)
     reps = max(1, round(seconds / steps(1)))
     if comm is not None:  # every process must run as many steps
         reps = comm.bcast_obj(reps)
-    rates, shares = [], []
+    rates, shares, phases = [], [], []
     for _ in range(rounds):
         if comm is not None:
             comm.allgather_obj(None)
-        in_averaging[0] = 0.0
+        spent.update(dict.fromkeys(PHASES, 0.0))
         elapsed = steps(reps)
         rates.append(size * MLP_BATCH * reps / elapsed)
-        shares.append(in_averaging[0] / elapsed)
+        shares.append(spent['averaging'] / elapsed)
+        phases.append({phase: 1e3 * seconds / reps
+                       for phase, seconds in spent.items()})
     if rank == 0:
-        print(json.dumps({'processes': size,
-                          'samples_per_s': statistics.median(rates),
-                          'allreduce_share': statistics.median(shares)}))
+        print(json.dumps({
+            'processes': size,
+            'samples_per_s': statistics.median(rates),
+            'allreduce_share': statistics.median(shares),
+            'step_ms': {phase: statistics.median(p[phase] for p in phases)
+                        for phase in PHASES}}))
 
 
 def _run(command):
@@ -156,6 +176,9 @@ def main():
            two_processes_dummy_samples_per_s=dummy,
            speedup_dummy=dummy / one,
            share_dummy=median('dummy', 'allreduce_share'),
+           step_ms={mode: {phase: round(statistics.median(
+               r['step_ms'][phase] for r in results), 2)
+               for phase in PHASES} for mode, results in runs.items()},
            rounds=[{mode: (round(results[i]['samples_per_s']),
                            round(results[i]['load_average'], 2))
                     for mode, results in runs.items()}

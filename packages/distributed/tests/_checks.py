@@ -244,14 +244,26 @@ def _model_with_grads(comm, seed_offset=0):
     return model
 
 
+def _count_sums(communicator):
+    """The list to which ``communicator`` now appends the size of every
+    sum it starts, through MPI or through shared memory."""
+    sums = []
+    start_sum = communicator._start_sum
+    communicator._start_sum = lambda target, call: (
+        sums.append(target.size) or start_sum(target, call))
+    shared = communicator._shared_sum
+    if shared is not None:
+        start_shared = shared.start
+        shared.start = lambda size, *args: (
+            sums.append(size) or start_shared(size, *args))
+    return sums
+
+
 @check()
 def check_mean_grad_packs_one_message(comm):
     for name in ('naive', 'flat', 'non_cuda_aware'):
         communicator = kd.create_communicator(name)
-        sums = []
-        start_sum = communicator._start_sum
-        communicator._start_sum = lambda target, call: (
-            sums.append(target.size) or start_sum(target, call))
+        sums = _count_sums(communicator)
         model = _model_with_grads(comm)
         communicator.multi_node_mean_grad(model)
         mean = (comm.size - 1) / 2
@@ -278,6 +290,36 @@ def check_mean_grad_packs_one_message(comm):
         comm.allreduce_grad(model)
     assert caught[0].category is DeprecationWarning
     assert_allclose(model.l1.b.grad, (comm.size - 1) / 2)
+
+
+@check()
+def check_shared_memory_sums(comm):
+    # Ranks on one node average host gradients through shared memory: the
+    # same bits on every rank, as through MPI's allreduce, over rounds of
+    # several sums whose sizes outgrow the window mid-round.
+    shared = kd.create_communicator('naive')
+    through_mpi = kd.create_communicator('naive')
+    assert shared._shared_sum is not None
+    through_mpi._shared_sum = None
+    rng = numpy.random.RandomState(comm.rank)
+    for sizes in ((3,), (5, 1000), (1000, 70000, 2), (7,)):
+        grads = [rng.standard_normal(size).astype(numpy.float32)
+                 for size in sizes]
+        means = []
+        for communicator in (shared, through_mpi):
+            targets = [numpy.empty_like(g) for g in grads]
+            waits = [communicator._start_grad_mean(target, 'check', [g])
+                     for target, g in zip(targets, grads)]
+            for wait in waits:
+                wait()
+            means.append(targets)
+        for a, b in zip(*means):
+            assert_allclose(a, b, rtol=1e-6)
+        everyone = comm.allgather_obj([m.tobytes() for m in means[0]])
+        assert all(mine == everyone[0] for mine in everyone), sizes
+    assert not shared._shared_sum._retired
+    shared.finalize()
+    assert shared._shared_sum._window is None
 
 
 @check()

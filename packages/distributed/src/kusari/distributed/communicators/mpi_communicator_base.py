@@ -12,6 +12,7 @@ from kusari.array import backend
 from kusari.distributed.communicators import _base
 from kusari.distributed.communicators import _deadline
 from kusari.distributed.communicators import _packing
+from kusari.distributed.communicators import _shared_sum
 
 
 def _mpi():
@@ -129,6 +130,11 @@ class MpiCommunicatorBase(_base.CommunicatorBase):
         intra.Free()
         inter.Free()
         self._buffers = _packing.Buffers()
+        # Gradient sums of host buffers through shared memory, where all
+        # ranks share one node.
+        self._shared_sum = _shared_sum.SharedSum(
+            mpi_comm, self._complete) \
+            if self._size > 1 and self._intra_size == self._size else None
         self._owns_mpi_comm = False
 
     def __repr__(self):
@@ -157,7 +163,10 @@ class MpiCommunicatorBase(_base.CommunicatorBase):
         return communicator
 
     def finalize(self):
-        """Free the MPI communicator if :meth:`split` made it."""
+        """Free the shared memory of gradient sums, and the MPI
+        communicator if :meth:`split` made it."""
+        if self._shared_sum is not None:
+            self._shared_sum.free()
         if self._owns_mpi_comm:
             self.mpi_comm.Free()
             self._owns_mpi_comm = False
@@ -485,9 +494,20 @@ class MpiCommunicatorBase(_base.CommunicatorBase):
         what it holds; return the function that waits for the mean.
 
         Each rank's share is divided by the number of ranks before the
-        sum, in the pass that packs it.
+        sum, in the pass that packs it. Host buffers of ranks on one node
+        are summed through shared memory (:mod:`._shared_sum`).
         """
         scale = target.dtype.type(1.0 / self._size)
+        if self._shared_sum is not None and \
+                isinstance(target, numpy.ndarray):
+            def pack(region):
+                if sources is None:
+                    numpy.multiply(target, scale, out=region)
+                else:
+                    _packing.pack(sources, region, scale)
+            finish = self._shared_sum.start(target.size, target.dtype, pack,
+                                            call)
+            return lambda: finish(target)
         if sources is None:
             xp = backend.get_array_module(target)
             xp.multiply(target, scale, out=target)

@@ -1,0 +1,113 @@
+"""Summing host buffers over the ranks of one node through shared memory.
+
+Where every rank runs on one node, MPI's allreduce of a gradient buffer
+copies it through the library's own small shared cells, several times
+over; here each rank packs its share straight into its slot of an MPI-3
+shared-memory window, and after one barrier sums all ranks' slots, in rank
+order, into its own buffer: one pass over the data, and the same bits on
+every rank. (7.2 MB of float32 on two ranks of a 2-core machine: 0.7-1.0
+ms against 2.1 ms for ``Iallreduce``.)
+
+A slot region is taken per started sum and read by the other ranks until
+they have summed it. Regions come from one of two halves of each slot,
+which alternate between rounds (a round ends when no sum is in flight):
+a rank writing a half again has passed a barrier of the round between,
+which every other rank reaches only once it has read all it summed
+before.
+"""
+import numpy
+
+# Regions start on cache-line boundaries.
+_ALIGN = 64
+
+
+def _mpi():
+    from mpi4py import MPI
+    return MPI
+
+
+def _aligned(nbytes):
+    return -(-nbytes // _ALIGN) * _ALIGN
+
+
+class SharedSum:
+    """Sums of flat NumPy buffers over the ranks of ``mpi_comm``, which
+    must all share one node's memory.
+
+    Every rank must start the same sums, of the same sizes and dtypes, in
+    the same order, and wait for them in that order (as gradient averaging
+    does).
+
+    Args:
+        mpi_comm: The mpi4py communicator.
+        complete: ``complete(call, start)`` of the communicator: starts
+            MPI requests and waits for them within its timeout.
+    """
+
+    def __init__(self, mpi_comm, complete):
+        self._comm = mpi_comm
+        self._complete = complete
+        self._window = None
+        self._slots = []        # per rank: the bytes of its slot
+        self._half = 0          # bytes in each half of a slot
+        self._parity = 0
+        self._offset = 0
+        self._in_flight = 0
+        self._retired = []      # windows outgrown during a round
+
+    def free(self):
+        """Free the window (collective: every rank calls it)."""
+        for window in self._retired + (
+                [self._window] if self._window is not None else []):
+            window.Free()
+        self._window, self._slots, self._retired = None, [], []
+        self._half = self._offset = self._in_flight = 0
+
+    def start(self, shape_of, dtype, pack, call):
+        """Start a sum: ``pack(region)`` writes this rank's share into its
+        region (a flat array of ``shape_of`` elements of ``dtype``); return
+        ``finish(target)``, which waits for every rank's share and writes
+        their sum into ``target``."""
+        dtype = numpy.dtype(dtype)
+        nbytes = _aligned(shape_of * dtype.itemsize)
+        if self._offset + nbytes > self._half:
+            self._grow(self._offset + nbytes)
+        begin = self._parity * self._half + self._offset
+        regions = [numpy.frombuffer(slot, dtype, shape_of, begin)
+                   for slot in self._slots]
+        self._offset += nbytes
+        self._in_flight += 1
+        pack(regions[self._comm.Get_rank()])
+
+        def finish(target):
+            self._complete(call, self._comm.Ibarrier)
+            numpy.add(regions[0], regions[1], out=target)
+            for region in regions[2:]:
+                numpy.add(target, region, out=target)
+            self._done()
+        return finish
+
+    def _done(self):
+        self._in_flight -= 1
+        if not self._in_flight:
+            if self._retired:
+                # Every rank has summed what it read of them.
+                self._complete('free shared memory', self._comm.Ibarrier)
+                for window in self._retired:
+                    window.Free()
+                self._retired = []
+            self._parity ^= 1
+            self._offset = 0
+
+    def _grow(self, needed):
+        """A new window whose halves hold ``needed`` bytes or more; the
+        old one is kept until the round ends, when regions of it may still
+        be read."""
+        MPI = _mpi()
+        half = _aligned(max(needed, 2 * self._half))
+        window = MPI.Win.Allocate_shared(2 * half, 1, comm=self._comm)
+        if self._window is not None:
+            self._retired.append(self._window)
+        self._window, self._half, self._offset = window, half, 0
+        self._slots = [window.Shared_query(rank)[0]
+                       for rank in range(self._comm.Get_size())]
