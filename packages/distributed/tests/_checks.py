@@ -18,6 +18,7 @@ import numpy
 from numpy.testing import assert_allclose
 
 import kusari.distributed as kd
+from kusari.distributed.communicators import _shared_sum
 from kusari.autograd import Variable
 from kusari.autograd import functions as F
 from kusari.datasets.iterators import SerialIterator
@@ -320,6 +321,21 @@ def check_shared_memory_sums(comm):
     assert not shared._shared_sum._retired
     shared.finalize()
     assert shared._shared_sum._window is None
+    # Where one rank finds no room in shared memory, every rank sums
+    # through MPI, and gets the same mean.
+    tight = kd.create_communicator('naive')
+    has_room = _shared_sum._has_room
+    if comm.rank == 0:
+        _shared_sum._has_room = lambda nbytes: False
+    try:
+        grad = numpy.full(1000, comm.rank, numpy.float32)
+        for _ in range(2):
+            mean = numpy.empty_like(grad)
+            tight._start_grad_mean(mean, 'check', [grad])()
+            assert_allclose(mean, (comm.size - 1) / 2)
+        assert tight._shared_sum._window is None
+    finally:
+        _shared_sum._has_room = has_room
 
 
 @check()

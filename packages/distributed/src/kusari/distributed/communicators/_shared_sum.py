@@ -14,7 +14,14 @@ which alternate between rounds (a round ends when no sum is in flight):
 a rank writing a half again has passed a barrier of the round between,
 which every other rank reaches only once it has read all it summed
 before.
+
+Shared memory lives in a tmpfs (``/dev/shm``), which a container may keep
+small; a process writing past its end is killed (SIGBUS) rather than told.
+A window grows only where every rank finds room for it twice over;
+otherwise that sum, and any larger one after it, goes through MPI.
 """
+import os
+
 import numpy
 
 # Regions start on cache-line boundaries.
@@ -28,6 +35,16 @@ def _mpi():
 
 def _aligned(nbytes):
     return -(-nbytes // _ALIGN) * _ALIGN
+
+
+def _has_room(nbytes):
+    """Whether the shared-memory filesystem has ``nbytes`` free twice
+    over (where there is none to ask, MPI decides)."""
+    try:
+        stat = os.statvfs('/dev/shm')
+    except OSError:
+        return True
+    return 2 * nbytes <= stat.f_bavail * stat.f_frsize
 
 
 class SharedSum:
@@ -54,6 +71,7 @@ class SharedSum:
         self._offset = 0
         self._in_flight = 0
         self._retired = []      # windows outgrown during a round
+        self._refused = None    # bytes of the smallest growth refused
 
     def free(self):
         """Free the window (collective: every rank calls it)."""
@@ -67,11 +85,13 @@ class SharedSum:
         """Start a sum: ``pack(region)`` writes this rank's share into its
         region (a flat array of ``shape_of`` elements of ``dtype``); return
         ``finish(target)``, which waits for every rank's share and writes
-        their sum into ``target``."""
+        their sum into ``target``; or None, having packed nothing, where
+        shared memory has no room for it (on every rank alike)."""
         dtype = numpy.dtype(dtype)
         nbytes = _aligned(shape_of * dtype.itemsize)
-        if self._offset + nbytes > self._half:
-            self._grow(self._offset + nbytes)
+        if self._offset + nbytes > self._half and \
+                not self._grow(self._offset + nbytes):
+            return None
         begin = self._parity * self._half + self._offset
         regions = [numpy.frombuffer(slot, dtype, shape_of, begin)
                    for slot in self._slots]
@@ -100,14 +120,25 @@ class SharedSum:
             self._offset = 0
 
     def _grow(self, needed):
-        """A new window whose halves hold ``needed`` bytes or more; the
-        old one is kept until the round ends, when regions of it may still
-        be read."""
+        """Make a new window whose halves hold ``needed`` bytes or more,
+        where every rank has room for it, and say whether it did; the old
+        one is kept until the round ends, when regions of it may still be
+        read."""
+        if self._refused is not None and needed >= self._refused:
+            return False
         MPI = _mpi()
         half = _aligned(max(needed, 2 * self._half))
+        room = numpy.array(
+            [_has_room(2 * half * self._comm.Get_size())], numpy.int32)
+        self._complete('shared memory', lambda: self._comm.Iallreduce(
+            MPI.IN_PLACE, room, MPI.MIN))
+        if not room[0]:
+            self._refused = needed
+            return False
         window = MPI.Win.Allocate_shared(2 * half, 1, comm=self._comm)
         if self._window is not None:
             self._retired.append(self._window)
         self._window, self._half, self._offset = window, half, 0
         self._slots = [window.Shared_query(rank)[0]
                        for rank in range(self._comm.Get_size())]
+        return True

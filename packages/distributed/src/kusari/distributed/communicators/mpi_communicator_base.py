@@ -495,7 +495,8 @@ class MpiCommunicatorBase(_base.CommunicatorBase):
 
         Each rank's share is divided by the number of ranks before the
         sum, in the pass that packs it. Host buffers of ranks on one node
-        are summed through shared memory (:mod:`._shared_sum`).
+        are summed through shared memory where it has room
+        (:mod:`._shared_sum`).
         """
         scale = target.dtype.type(1.0 / self._size)
         if self._shared_sum is not None and \
@@ -507,7 +508,8 @@ class MpiCommunicatorBase(_base.CommunicatorBase):
                     _packing.pack(sources, region, scale)
             finish = self._shared_sum.start(target.size, target.dtype, pack,
                                             call)
-            return lambda: finish(target)
+            if finish is not None:
+                return lambda: finish(target)
         if sources is None:
             xp = backend.get_array_module(target)
             xp.multiply(target, scale, out=target)
