@@ -113,8 +113,8 @@ def worker(quick, mode):
         elapsed = steps(reps)
         rates.append(size * MLP_BATCH * reps / elapsed)
         shares.append(spent['averaging'] / elapsed)
-        phases.append({phase: 1e3 * seconds / reps
-                       for phase, seconds in spent.items()})
+        phases.append({phase: 1e3 * total / reps
+                       for phase, total in spent.items()})
     if rank == 0:
         print(json.dumps({
             'processes': size,

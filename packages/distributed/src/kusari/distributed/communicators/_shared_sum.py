@@ -81,19 +81,19 @@ class SharedSum:
         self._window, self._slots, self._retired = None, [], []
         self._half = self._offset = self._in_flight = 0
 
-    def start(self, shape_of, dtype, pack, call):
+    def start(self, size, dtype, pack, call):
         """Start a sum: ``pack(region)`` writes this rank's share into its
-        region (a flat array of ``shape_of`` elements of ``dtype``); return
+        region (a flat array of ``size`` elements of ``dtype``); return
         ``finish(target)``, which waits for every rank's share and writes
         their sum into ``target``; or None, having packed nothing, where
         shared memory has no room for it (on every rank alike)."""
         dtype = numpy.dtype(dtype)
-        nbytes = _aligned(shape_of * dtype.itemsize)
+        nbytes = _aligned(size * dtype.itemsize)
         if self._offset + nbytes > self._half and \
                 not self._grow(self._offset + nbytes):
             return None
         begin = self._parity * self._half + self._offset
-        regions = [numpy.frombuffer(slot, dtype, shape_of, begin)
+        regions = [numpy.frombuffer(slot, dtype, size, begin)
                    for slot in self._slots]
         self._offset += nbytes
         self._in_flight += 1

@@ -499,22 +499,22 @@ class MpiCommunicatorBase(_base.CommunicatorBase):
         (:mod:`._shared_sum`).
         """
         scale = target.dtype.type(1.0 / self._size)
+
+        def pack(into):
+            """This rank's share, scaled, into ``into``."""
+            if sources is None:
+                xp = backend.get_array_module(target)
+                xp.multiply(target, scale, out=into)
+            else:
+                _packing.pack(sources, into, scale)
+
         if self._shared_sum is not None and \
                 isinstance(target, numpy.ndarray):
-            def pack(region):
-                if sources is None:
-                    numpy.multiply(target, scale, out=region)
-                else:
-                    _packing.pack(sources, region, scale)
             finish = self._shared_sum.start(target.size, target.dtype, pack,
                                             call)
             if finish is not None:
                 return lambda: finish(target)
-        if sources is None:
-            xp = backend.get_array_module(target)
-            xp.multiply(target, scale, out=target)
-        else:
-            _packing.pack(sources, target, scale)
+        pack(target)
         return self._start_sum(target, call)
 
     def _complete_broadcast(self, buffer, call):
