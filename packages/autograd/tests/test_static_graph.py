@@ -19,6 +19,7 @@ from kusari.autograd import grad
 from kusari.autograd import gradient_check
 from kusari.autograd.graph_optimizations.static_graph import (
     DynamicGraphError, StaticScheduleFunction, static_code, static_graph)
+from kusari.autograd.utils.sparse import CooMatrix
 
 
 class _Model:
@@ -695,6 +696,31 @@ def test_constants_that_stay_the_same_are_no_error():
     y = model(x)
     model(x)  # recorded again (y holds the first schedule), same constant
     assert y is not None
+
+
+class SparseProduct:
+    """A static chain of sparse_matmul whose sparsity pattern is an
+    argument: held by its node in an object of its own."""
+
+    def params(self):
+        return []
+
+    @static_graph
+    def __call__(self, data, row, col, dense):
+        return F.sparse_matmul(
+            CooMatrix(data, row.array, col.array, (2, 2)), dense)
+
+
+def test_arguments_in_an_object_of_a_node_are_compared_too():
+    chain = SparseProduct()
+    data = numpy.ones(2, numpy.float32)
+    dense = numpy.eye(2, dtype=numpy.float32)
+    with using_config('enable_backprop', False):
+        chain(data, Variable(numpy.array([0, 1])),
+              Variable(numpy.array([0, 1])), dense)
+        with pytest.raises(DynamicGraphError, match="'pattern'"):
+            chain(data, Variable(numpy.array([1, 0])),
+                  Variable(numpy.array([0, 1])), dense)
 
 
 class BlackOut:

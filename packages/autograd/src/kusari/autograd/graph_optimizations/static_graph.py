@@ -1312,9 +1312,10 @@ def _check_same_constants(name, reference, schedule):
                 fail(f'the argument {field!r}', step)
 
 
-def _same_value(a, b):
-    """Whether ``a`` and ``b`` (arrays, numbers, strings, tuples of them)
-    are equal; other objects count as equal."""
+def _same_value(a, b, depth=0):
+    """Whether ``a`` and ``b`` (arrays, numbers, strings, lists, tuples and
+    dicts of them, and Kusari's own argument objects: see
+    :func:`_holds_arguments`) are equal; other objects count as equal."""
     if _is_array(a) or _is_array(b):
         return (_is_array(a) and _is_array(b) and a.shape == b.shape
                 and a.dtype == b.dtype and bool(
@@ -1322,10 +1323,30 @@ def _same_value(a, b):
                         a, b, equal_nan=True)))
     if isinstance(a, (list, tuple)):
         return (type(a) is type(b) and len(a) == len(b)
-                and all(_same_value(x, y) for x, y in zip(a, b)))
+                and all(_same_value(x, y, depth) for x, y in zip(a, b)))
+    if isinstance(a, dict):
+        return (type(a) is type(b) and a.keys() == b.keys()
+                and all(_same_value(v, b[k], depth) for k, v in a.items()))
     if isinstance(a, (int, float, complex, str, numpy.generic)):
         return type(a) is type(b) and (a == b or (a != a and b != b))
+    if depth < _ARGUMENT_DEPTH and type(a) is type(b) and \
+            _holds_arguments(a):
+        return _same_value(vars(a), vars(b), depth + 1)
     return True
+
+
+# How deep argument objects nest (a node's pattern holding its indexes).
+_ARGUMENT_DEPTH = 3
+
+
+def _holds_arguments(obj):
+    """Whether ``obj`` is a plain object of Kusari's functions that may
+    carry a node's arguments in its attributes (the sparsity pattern of
+    ``sparse_matmul``, say): not a node, a Variable or a link (whose
+    parameters a schedule reads anew on every run)."""
+    return (type(obj).__module__.startswith('kusari.autograd.functions')
+            and hasattr(obj, '__dict__')
+            and not isinstance(obj, (FunctionNode, Variable, VariableNode)))
 
 
 def static_graph(*args, verbosity_level=0):
