@@ -6,6 +6,8 @@ import pytest
 from kusari.autograd import Variable
 from kusari.autograd import functions as F
 from kusari.autograd import gradient_check
+from kusari.autograd import testing
+from kusari.autograd.graph_optimizations.static_graph import static_graph
 
 X = (numpy.arange(20, dtype=numpy.float32).reshape(1, 1, 4, 5) * 7 % 20)
 # The second region lies mostly past the image: three of its bins are
@@ -192,3 +194,63 @@ def test_align_sample_exactly_one_pixel_out_reads_the_edge(name):
                        numpy.float32)
     y = getattr(F, name)(X, rois, INDICES, 1, 1.0, sampling_ratio=1)
     numpy.testing.assert_array_equal(y.array.ravel(), [14, 10])
+
+
+class _Static:
+    """A static chain of one ROI pooling of ``(x, *regions)``."""
+
+    def __init__(self, pooling):
+        self.pooling = pooling
+
+    def params(self):
+        return []
+
+    @static_graph
+    def __call__(self, x, *regions):
+        return self.pooling(x, *regions)
+
+
+def _apart(rois, indices):
+    """Regions ``(R, 4)`` and their images as they are."""
+    return rois, indices
+
+
+def _boxes(rois, indices):
+    """Regions ``(R, 4)`` and their images as roi_pooling_2d's ``(R, 5)``
+    of (image index, x_min, y_min, x_max, y_max)."""
+    return numpy.concatenate([indices[:, None], rois[:, [1, 0, 3, 2]]],
+                             axis=1).astype(numpy.float32),
+
+
+# Two images: the regions and the images they read move in the replay.
+X2 = numpy.concatenate([X, X[..., ::-1] * 0.5])
+MOVED = (numpy.array([[1.3, 0.2, 3.8, 3.1], [0.1, 2.2, 2.4, 4.9]],
+                     numpy.float32), numpy.array([1, 0], numpy.int32))
+
+
+@pytest.mark.parametrize('pooling, regions', [
+    (lambda x, r, i: F.roi_max_pooling_2d(x, r, i, 2, 1.0), _apart),
+    (lambda x, r, i: F.roi_average_pooling_2d(x, r, i, 2, 1.0), _apart),
+    (lambda x, r, i: F.roi_max_align_2d(x, r, i, 2, 1.0), _apart),
+    (lambda x, r, i: F.roi_average_align_2d(x, r, i, (2, 3), 1.0,
+                                            sampling_ratio=2), _apart),
+    (lambda x, r: F.roi_pooling_2d(x, r, 2, 2, 1.0), _boxes)])
+def test_replays_pool_their_own_regions_and_maxima(pooling, regions):
+    """Two recordings that agree on the regions and on where the maxima
+    are, then a replay with other regions and a shuffled x: the replay
+    reads its own bins and maxima, as define-by-run does."""
+    shuffled = numpy.random.RandomState(0).permutation(X2.ravel())
+    calls = [(X2, (ROIS, INDICES)), (X2 + 1, (ROIS, INDICES)),
+             (shuffled.reshape(X2.shape), MOVED)]
+    chain = _Static(pooling)
+    for data, boxes in calls:
+        results = []
+        for call in (chain, pooling):
+            x = Variable(data.copy())
+            y = call(x, *regions(*boxes))
+            y.grad = numpy.random.RandomState(1).uniform(
+                -1, 1, y.shape).astype(y.dtype)
+            y.backward()
+            results.append((y.array, x.grad))
+        for static, dynamic in zip(*results):
+            testing.assert_allclose(static, dynamic)

@@ -5,9 +5,11 @@ element ``(r, c, i, j)`` is ``sum_t weight[t] * x[b_r, c, h_t, w_t]`` over
 the terms ``t`` of its bin (the elements of the bin, or the corners of
 bilinear samples; for the max poolings the one term that is the
 maximum). The functions here compute those terms for all regions at once,
-as flat indexes into x and weights (zero for padding terms), which
-:class:`~kusari.autograd.functions.pooling._scatter_gather.Gather` then
-applies: its gradient is the adjoint scatter, and so on to every order.
+as flat indexes into x and weights (zero for padding terms); an
+:class:`ROIGather` node computes them in its forward, from its inputs (x
+and the regions), and applies them as the
+:class:`~kusari.autograd.functions.pooling._scatter_gather.Gather` it is:
+its gradient is the adjoint scatter, and so on to every order.
 """
 import math
 
@@ -50,7 +52,7 @@ def _checked_boxes(func_name, x, rois, fields):
 
 def check_rois(func_name, x, rois, roi_indices):
     """Check the regions ``(R, 4)`` (y_min, x_min, y_max, x_max) and their
-    image indexes ``(R,)``; return both as arrays."""
+    image indexes ``(R,)``."""
     rois = _checked_boxes(func_name, x, rois, 'y_min, x_min, y_max, x_max')
     roi_indices = _raw(roi_indices)
     if getattr(roi_indices, 'ndim', None) != 1 \
@@ -62,7 +64,6 @@ def check_rois(func_name, x, rois, roi_indices):
             f'{getattr(roi_indices, "dtype", type(roi_indices).__name__)} '
             f'of shape {getattr(roi_indices, "shape", None)}')
     _check_values(func_name, rois, roi_indices, x.shape[0])
-    return rois, roi_indices
 
 
 def _check_values(func_name, rois, batch, n):
@@ -76,13 +77,10 @@ def _check_values(func_name, rois, batch, n):
 
 def check_rois_with_index(func_name, x, rois):
     """Check regions ``(R, 5)`` of (image index, x_min, y_min, x_max,
-    y_max); return them as image indexes and ``(R, 4)`` (y_min, x_min,
-    y_max, x_max)."""
+    y_max)."""
     rois = _checked_boxes(func_name, x, rois,
                           'index, x_min, y_min, x_max, y_max')
     _check_values(func_name, rois, rois[:, 0], x.shape[0])
-    batch = rois[:, 0].astype(numpy.intp)
-    return rois[:, [2, 1, 4, 3]], batch
 
 
 def outsize_pair(func_name, outsize):
@@ -190,27 +188,62 @@ def _terms_shape(shape):
     return shape[:1] + (1,) + shape[1:3] + (math.prod(shape[3:]),)
 
 
-def apply_sum(x, index, weight):
-    """Apply the weighted-sum map ``(index, weight)`` to x."""
-    return _scatter_gather.Gather(index, weight, x.shape).apply((x,))[0]
+class ROIGather(_scatter_gather.Gather):
+    """An ROI pooling of x: a Gather whose terms its forward computes from
+    its inputs, x and then the regions (``rois`` and ``roi_indices``, or
+    ``rois`` alone), by the ``terms(x_shape, *regions)`` method of each
+    subclass (the flat indexes and weights of every output's terms); a
+    max pooling (where ``groups`` is set) also chooses from x the group
+    each output reads.
+    Nothing is computed before the node is applied, so that a static_graph
+    replay computes the terms of its own regions and data. The regions
+    take no gradient.
+
+    ``groups``: for a max pooling, the terms of one candidate (one bin
+    element or one bilinear sample), and ``empty_value`` its output where
+    no candidate exists; None for a weighted sum.
+    """
+
+    groups = None
+    empty_value = None
+
+    def __init__(self, outsize, spatial_scale, sampling_ratio=None):
+        super().__init__(None, None, ())
+        self.outsize = outsize
+        self.spatial_scale = spatial_scale
+        self.sampling_ratio = sampling_ratio
+
+    def forward(self, inputs):
+        x, *regions = inputs
+        index, weight = self.terms(x.shape, *regions)
+        if self.groups is not None:
+            index, weight, self.offset = choose_max(
+                x, index, weight, self.groups, self.empty_value)
+        self.index, self.weight, self.buffer_shape = index, weight, x.shape
+        return super().forward((x,))
+
+    def backward(self, indexes, grad_outputs):
+        if indexes[0] != 0:
+            return (None,) * len(indexes)
+        return (super().backward(indexes, grad_outputs)
+                + (None,) * (len(indexes) - 1))
 
 
-def apply_max(x, index, weight, groups, empty_value,
-              gather=_scatter_gather.Gather, extra_inputs=()):
-    """Apply the max over groups of terms: the terms of ``(index,
-    weight)`` form groups of ``groups`` consecutive terms (one bin
-    element or one bilinear sample each); an output is the largest group
-    sum, and ``empty_value`` where every group has zero weight.
+def choose_max(x, index, weight, groups, empty_value):
+    """The terms of the max over groups of terms: the terms of ``(index,
+    weight)`` form groups of ``groups`` consecutive terms; an output is
+    the largest group sum of x, and ``empty_value`` where every group has
+    zero weight.
 
-    The chosen terms are gathered by a node made by ``gather`` (a Gather
-    or a subclass), applied to x and ``extra_inputs``."""
-    data = _raw(x)
-    xp = backend.get_array_module(data)
+    Returns the index and weight of each output's largest group (zero
+    weight where there is none), and the offset to add: 0, or
+    ``empty_value`` where there is none."""
+    xp = backend.get_array_module(x)
     shape = index.shape[:-1] + (index.shape[-1] // groups, groups)
     full_index = xp.broadcast_to(index, index.shape).reshape(shape)
     full_weight = xp.broadcast_to(weight, index.shape).reshape(shape)
     exists = (full_weight != 0).any(axis=-1)
-    values = (data.ravel()[full_index] * full_weight).sum(axis=-1)
+    values = (x.ravel()[full_index] * full_weight).sum(axis=-1)
     values[~exists] = -numpy.inf
     best = values.argmax(axis=-1)[..., None]
     found = xp.take_along_axis(exists, best, axis=-1)
@@ -218,8 +251,7 @@ def apply_max(x, index, weight, groups, empty_value,
     index = xp.take_along_axis(full_index, chosen, axis=-2)[..., 0, :]
     weight = xp.take_along_axis(full_weight, chosen, axis=-2)[..., 0, :]
     offset = xp.where(found[..., 0], 0, empty_value)
-    return gather(index, weight * found, x.shape,
-                  offset=offset).apply((x, *extra_inputs))[0]
+    return index, weight * found, offset
 
 
 def rounded_bin_terms(x_shape, rois, batch, outsize, scale, extra=0):
@@ -279,21 +311,18 @@ def sampling_pair(func_name, sampling_ratio):
                             1)
 
 
-def pooling_terms(func_name, x, rois, roi_indices, outsize, spatial_scale):
-    """Check the arguments of an ROI pooling (regions rounded to pixels),
-    then its terms, as :func:`rounded_bin_terms`."""
-    rois, batch = check_rois(func_name, x, rois, roi_indices)
-    outsize = outsize_pair(func_name, outsize)
-    scale = check_scale(func_name, spatial_scale)
-    return rounded_bin_terms(x.shape, rois, batch, outsize, scale)
+def pooling_args(func_name, x, rois, roi_indices, outsize, spatial_scale):
+    """Check the arguments of an ROI pooling (regions rounded to pixels);
+    return ``outsize`` as a pair and the scale."""
+    check_rois(func_name, x, rois, roi_indices)
+    return (outsize_pair(func_name, outsize),
+            check_scale(func_name, spatial_scale))
 
 
-def align_terms(func_name, x, rois, roi_indices, outsize, spatial_scale,
-                sampling_ratio):
-    """Check the arguments of an ROI Align, then its terms, as
-    :func:`bilinear_terms`."""
-    rois, batch = check_rois(func_name, x, rois, roi_indices)
-    outsize = outsize_pair(func_name, outsize)
-    scale = check_scale(func_name, spatial_scale)
-    ratio = sampling_pair(func_name, sampling_ratio)
-    return bilinear_terms(x.shape, rois, batch, outsize, scale, ratio)
+def align_args(func_name, x, rois, roi_indices, outsize, spatial_scale,
+               sampling_ratio):
+    """Check the arguments of an ROI Align; return ``outsize`` as a pair,
+    the scale and ``sampling_ratio`` as None or a pair."""
+    return (*pooling_args(func_name, x, rois, roi_indices, outsize,
+                          spatial_scale),
+            sampling_pair(func_name, sampling_ratio))

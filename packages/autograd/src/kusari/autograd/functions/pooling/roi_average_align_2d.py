@@ -2,6 +2,16 @@
 from kusari.autograd.functions.pooling import _roi
 
 
+class ROIAverageAlign2D(_roi.ROIGather):
+    """The mean of each bin's bilinear samples."""
+
+    def terms(self, x_shape, rois, roi_indices):
+        index, weight, count = _roi.bilinear_terms(
+            x_shape, rois, roi_indices, self.outsize, self.spatial_scale,
+            self.sampling_ratio)
+        return index, weight / count.reshape(-1, 1, 1, 1, 1)
+
+
 def roi_average_align_2d(x, rois, roi_indices, outsize, spatial_scale,
                          sampling_ratio=None):
     """Spatial region of interest (ROI) average align.
@@ -16,7 +26,6 @@ def roi_average_align_2d(x, rois, roi_indices, outsize, spatial_scale,
     ``sampling_ratio``, an int or a pair: the samples per bin along each
     axis; None for ``ceil(region length / bins)``.
     """
-    index, weight, count = _roi.align_terms(
-        'roi_average_align_2d', x, rois, roi_indices, outsize,
-        spatial_scale, sampling_ratio)
-    return _roi.apply_sum(x, index, weight / count.reshape(-1, 1, 1, 1, 1))
+    args = _roi.align_args('roi_average_align_2d', x, rois, roi_indices,
+                           outsize, spatial_scale, sampling_ratio)
+    return ROIAverageAlign2D(*args).apply((x, rois, roi_indices))[0]

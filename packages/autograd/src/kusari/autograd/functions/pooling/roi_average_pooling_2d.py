@@ -2,6 +2,17 @@
 from kusari.autograd.functions.pooling import _roi
 
 
+class ROIAveragePooling2D(_roi.ROIGather):
+    """The mean of each rounded bin: weights ``1 / count`` over its
+    elements."""
+
+    def terms(self, x_shape, rois, roi_indices):
+        index, weight = _roi.rounded_bin_terms(
+            x_shape, rois, roi_indices, self.outsize, self.spatial_scale)
+        count = weight.sum(axis=-1, keepdims=True)
+        return index, weight / count.clip(min=1)
+
+
 def roi_average_pooling_2d(x, rois, roi_indices, outsize, spatial_scale):
     """Spatial region of interest (ROI) average pooling.
 
@@ -19,8 +30,6 @@ def roi_average_pooling_2d(x, rois, roi_indices, outsize, spatial_scale):
     Returns:
         Variable ``(R, c, out_h, out_w)``.
     """
-    index, weight = _roi.pooling_terms(
-        'roi_average_pooling_2d', x, rois, roi_indices, outsize,
-        spatial_scale)
-    count = weight.sum(axis=-1, keepdims=True)
-    return _roi.apply_sum(x, index, weight / count.clip(min=1))
+    args = _roi.pooling_args('roi_average_pooling_2d', x, rois, roi_indices,
+                             outsize, spatial_scale)
+    return ROIAveragePooling2D(*args).apply((x, rois, roi_indices))[0]

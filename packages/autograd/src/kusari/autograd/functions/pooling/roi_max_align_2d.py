@@ -4,6 +4,19 @@ import numpy
 from kusari.autograd.functions.pooling import _roi
 
 
+class ROIMaxAlign2D(_roi.ROIGather):
+    """The largest bilinear sample (four corner terms) of each bin."""
+
+    groups = 4
+    empty_value = -numpy.inf
+
+    def terms(self, x_shape, rois, roi_indices):
+        index, weight, _ = _roi.bilinear_terms(
+            x_shape, rois, roi_indices, self.outsize, self.spatial_scale,
+            self.sampling_ratio)
+        return index, weight
+
+
 def roi_max_align_2d(x, rois, roi_indices, outsize, spatial_scale,
                      sampling_ratio=None):
     """Spatial region of interest (ROI) max align.
@@ -12,7 +25,6 @@ def roi_max_align_2d(x, rois, roi_indices, outsize, spatial_scale,
     the bilinear samples of its bin that lie in the image (``-inf`` if
     none does).
     """
-    index, weight, _ = _roi.align_terms(
-        'roi_max_align_2d', x, rois, roi_indices, outsize, spatial_scale,
-        sampling_ratio)
-    return _roi.apply_max(x, index, weight, 4, -numpy.inf)
+    args = _roi.align_args('roi_max_align_2d', x, rois, roi_indices,
+                           outsize, spatial_scale, sampling_ratio)
+    return ROIMaxAlign2D(*args).apply((x, rois, roi_indices))[0]

@@ -4,6 +4,17 @@ import numpy
 from kusari.autograd.functions.pooling import _roi
 
 
+class ROIMaxPooling2D(_roi.ROIGather):
+    """The largest element of each rounded bin."""
+
+    groups = 1
+    empty_value = -numpy.inf
+
+    def terms(self, x_shape, rois, roi_indices):
+        return _roi.rounded_bin_terms(x_shape, rois, roi_indices,
+                                      self.outsize, self.spatial_scale)
+
+
 def roi_max_pooling_2d(x, rois, roi_indices, outsize, spatial_scale):
     """Spatial region of interest (ROI) max pooling.
 
@@ -12,6 +23,6 @@ def roi_max_pooling_2d(x, rois, roi_indices, outsize, spatial_scale):
     bin, ``-inf`` for an empty bin; the arguments and the result are those
     of :func:`~chainer.functions.roi_average_pooling_2d`.
     """
-    index, weight = _roi.pooling_terms(
-        'roi_max_pooling_2d', x, rois, roi_indices, outsize, spatial_scale)
-    return _roi.apply_max(x, index, weight, 1, -numpy.inf)
+    args = _roi.pooling_args('roi_max_pooling_2d', x, rois, roi_indices,
+                             outsize, spatial_scale)
+    return ROIMaxPooling2D(*args).apply((x, rois, roi_indices))[0]

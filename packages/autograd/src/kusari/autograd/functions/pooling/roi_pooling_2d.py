@@ -1,28 +1,28 @@
 """Region of interest max pooling, with regions given with their image
 index (Fast R-CNN's layout)."""
-import functools
+import numpy
 
 from kusari.autograd.functions.pooling import _roi
-from kusari.autograd.functions.pooling import _scatter_gather
 
 
-class ROIPooling2D(_scatter_gather.Gather):
-    """The gather of each bin's largest element, as a node of its own:
-    named as Chainer's, holding ``outh``, ``outw`` and ``spatial_scale``,
-    with the regions as its second input, so that an exporter (ONNX's
-    MaxRoiPool) sees one ROI pooling rather than a data-dependent
-    gather."""
+class ROIPooling2D(_roi.ROIGather):
+    """The largest element of each rounded bin (corners inclusive), 0 for
+    an empty bin, as a node of its own: named as Chainer's, holding
+    ``outh``, ``outw`` and ``spatial_scale``, with the regions as its
+    second input, so that an exporter (ONNX's MaxRoiPool) sees one ROI
+    pooling rather than a data-dependent gather."""
 
-    def __init__(self, outsize, spatial_scale, *args, **kwargs):
-        super().__init__(*args, **kwargs)
+    groups = 1
+    empty_value = 0
+
+    def __init__(self, outsize, spatial_scale):
+        super().__init__(outsize, spatial_scale)
         self.outh, self.outw = outsize
-        self.spatial_scale = spatial_scale
 
-    def forward(self, inputs):
-        return super().forward(inputs[:1])
-
-    def backward(self, indexes, grad_outputs):
-        return super().backward(indexes, grad_outputs) + (None,)
+    def terms(self, x_shape, rois):
+        return _roi.rounded_bin_terms(
+            x_shape, rois[:, [2, 1, 4, 3]], rois[:, 0].astype(numpy.intp),
+            self.outsize, self.spatial_scale, extra=1)
 
 
 def roi_pooling_2d(x, rois, outh, outw, spatial_scale):
@@ -43,10 +43,7 @@ def roi_pooling_2d(x, rois, outh, outw, spatial_scale):
         Variable ``(R, c, outh, outw)``.
     """
     func_name = 'roi_pooling_2d'
-    boxes, batch = _roi.check_rois_with_index(func_name, x, rois)
+    _roi.check_rois_with_index(func_name, x, rois)
     outsize = _roi.outsize_pair(func_name, (outh, outw))
     scale = _roi.check_scale(func_name, spatial_scale)
-    index, weight = _roi.rounded_bin_terms(x.shape, boxes, batch, outsize,
-                                           scale, extra=1)
-    gather = functools.partial(ROIPooling2D, outsize, scale)
-    return _roi.apply_max(x, index, weight, 1, 0, gather, (rois,))
+    return ROIPooling2D(outsize, scale).apply((x, rois))[0]
