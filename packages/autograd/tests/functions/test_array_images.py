@@ -5,6 +5,7 @@ import pytest
 
 from kusari.autograd import Variable
 from kusari.autograd import functions as F
+from kusari.autograd.graph_optimizations.static_graph import static_graph
 from kusari.autograd.utils import type_check
 
 
@@ -165,3 +166,36 @@ def test_spatial_transformer_grid_gradient_reaches_theta():
     F.sum(F.spatial_transformer_grid(theta, (2, 2))).backward()
     numpy.testing.assert_allclose(theta.grad,
                                   [[[0, 0, 4], [0, 0, 4]]], atol=1e-6)
+
+
+class _StaticSampler:
+    """A static chain of spatial_transformer_sampler."""
+
+    def params(self):
+        return []
+
+    @static_graph
+    def __call__(self, x, grid):
+        return F.spatial_transformer_sampler(x, grid)
+
+
+def test_spatial_transformer_finds_each_points_cell_on_replays():
+    x = (numpy.arange(9, dtype=numpy.float32) ** 2).reshape(1, 1, 3, 3)
+    gy = numpy.array([[[[1, -2]]]], numpy.float32)
+    # Rows: x coordinates, then y coordinates of two points. The points
+    # lie in the same pixel cells in the two recordings; in the replay in
+    # others, and the second one right of the padded image.
+    grids = [[[0.1, -0.6], [0.3, 0.5]], [[0.2, -0.7], [0.4, 0.6]],
+             [[-0.4, 2.5], [0.8, -0.2]]]
+    chain = _StaticSampler()
+    for grid in grids:
+        results = []
+        for call in (chain, F.spatial_transformer_sampler):
+            inputs = [Variable(x.copy()), Variable(
+                numpy.array(grid, numpy.float32).reshape(1, 2, 1, 2))]
+            y = call(*inputs)
+            y.grad = gy
+            y.backward()
+            results.append([y.array] + [v.grad for v in inputs])
+        for static, dynamic in zip(*results):
+            numpy.testing.assert_allclose(static, dynamic, rtol=1e-6)

@@ -14,6 +14,7 @@ from kusari.array import backend
 from kusari.autograd import function_node
 from kusari.autograd.functions.pooling import _scatter_gather
 from kusari.autograd.functions.pooling import pooling_nd
+from kusari.autograd.graph_optimizations.static_graph import static_code
 from kusari.autograd.utils import conv
 
 # Up to this window size (and the uint8 count of offsets) the argmax is
@@ -113,8 +114,16 @@ def _max_pooling(func_name, ndim, x, ksize, stride, pad, cover_all,
     func = MaxPoolingND(win)
     y, = func.apply((x,))
     if return_indices:
-        return y, func.indexes
+        return y, _indexes_of(func)
     return y
+
+
+@static_code
+def _indexes_of(node):
+    """The argmax that max pooling ``node`` found: in a static chain, that
+    of the node each call applies (for an ``upsampling_2d`` of the same
+    chain), not the recorded one."""
+    return node.indexes
 
 
 def max_pooling_nd(x, ksize, stride=None, pad=0, cover_all=True,

@@ -1,10 +1,37 @@
 """Upsampling with the indexes of a max pooling."""
-import numpy
-
 from kusari.array import backend
+from kusari.autograd import function_node
 from kusari.autograd.functions.pooling import max_pooling_nd
 from kusari.autograd.functions.pooling import pooling_nd
 from kusari.autograd.functions.pooling import unpooling_nd
+from kusari.autograd.utils import type_check
+
+
+class Upsampling2D(function_node.FunctionNode):
+    """Max pooling's gradient at the window offsets ``indexes``: x added
+    at those positions of zeros of spatial lengths ``outsize``. The
+    offsets are an input, so a static graph's replay reads them anew."""
+
+    def __init__(self, window, outsize):
+        self.window = window
+        self.outsize = outsize
+
+    def check_type_forward(self, in_types):
+        type_check.argname(in_types, ('x', 'indexes'))
+        x_type, indexes_type = in_types
+        type_check.expect(x_type.dtype.kind == 'f',
+                          type_check.is_in(indexes_type.dtype.kind, 'iu'),
+                          x_type.shape == indexes_type.shape)
+
+    def forward(self, inputs):
+        x, indexes = inputs
+        self._scatter = max_pooling_nd.max_pooling_grad(
+            self.window, indexes, self.outsize)
+        return self._scatter.forward((x,))
+
+    def backward(self, indexes, grad_outputs):
+        gx, = self._scatter.backward((0,), grad_outputs)
+        return gx, None
 
 
 def _raw(x):
@@ -49,5 +76,4 @@ def upsampling_2d(x, indexes, ksize, stride=None, pad=0, outsize=None,
             xp.logical_and(indexes >= 0, indexes < win.size).all()):
         raise ValueError(f'{func_name}: indexes must be in [0, {win.size}) '
                          f'(offsets within a {win.ksize} window)')
-    return max_pooling_nd.max_pooling_grad(
-        win, indexes.astype(numpy.intp, copy=False), outsize).apply((x,))[0]
+    return Upsampling2D(win, outsize).apply((x, indexes))[0]
