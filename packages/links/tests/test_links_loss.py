@@ -7,6 +7,7 @@ import numpy
 import pytest
 
 from kusari.autograd import gradient_check
+from kusari.autograd.graph_optimizations.static_graph import static_graph
 from kusari.autograd.utils.walker_alias import WalkerAlias
 from kusari.links import layers as L
 
@@ -91,6 +92,24 @@ def test_black_out_against_numpy():
     assert loss == pytest.approx(expected / 3, rel=1e-5)
     link.sample_data = None
     assert numpy.isfinite(link(x, t).array)
+
+
+class _StaticBlackOut(L.BlackOut):
+    """The link with its forward marked static."""
+
+    forward = static_graph(L.BlackOut.forward)
+
+
+def test_black_out_draws_anew_on_replays():
+    link = _StaticBlackOut(3, [4, 3, 2, 1, 5], 2)
+    rng = numpy.random.RandomState(0)
+    for seed in range(5):
+        x = ref.uniform(3, 3)
+        t = rng.randint(0, 5, 3).astype(numpy.int32)
+        numpy.random.seed(seed)
+        replayed = float(link(x, t).array)
+        numpy.random.seed(seed)
+        assert replayed == float(L.BlackOut.forward(link, x, t).array)
 
 
 def _crf_nll(cost, x, y):

@@ -3,6 +3,7 @@ import numpy
 
 from kusari.array import backend
 from kusari.array import configuration
+from kusari.autograd.functions.array.cast import cast
 from kusari.autograd.functions.array.where import where
 from kusari.autograd.functions.math.average import mean
 from kusari.autograd.functions.math.sqrt import sqrt
@@ -102,8 +103,10 @@ def check_same_float(func_name, names, inputs):
 def safe_sqrt(squared):
     """sqrt of the Variable ``squared`` (non-negative), with gradient 0
     where it is 0 instead of an infinite one that would turn to NaN; NaN
-    stays NaN, as sqrt gives it."""
+    stays NaN, as sqrt gives it. The mask is a cast of ``squared``'s
+    array (not a comparison in Python), so that a static graph's replay
+    computes it anew."""
     xp = squared.xp
-    nonzero = squared.array != 0
+    nonzero = cast(squared.array, numpy.bool_)
     root = sqrt(where(nonzero, squared, xp.ones((), squared.dtype)))
     return where(nonzero, root, xp.zeros((), squared.dtype))

@@ -3,6 +3,7 @@ import numpy
 
 from kusari.array import backend
 from kusari.autograd.functions.array.cast import cast
+from kusari.autograd.functions.array.concat import concat
 from kusari.autograd.functions.array.expand_dims import expand_dims
 from kusari.autograd.functions.connection.embed_id import embed_id
 from kusari.autograd.functions.loss import _common
@@ -45,6 +46,15 @@ def _masks(scores):
     return embed_id(top, table), embed_id(top, with_target)
 
 
+def _ids(t, samples):
+    """The ids of the rows of W each row scores, ``t`` then its samples,
+    of their common dtype; joined by functions, so that a static graph's
+    replay reads that call's ``t`` and ``samples``."""
+    dtype = numpy.result_type(t.dtype, samples.dtype)
+    return concat((expand_dims(cast(t, dtype), 1), cast(samples, dtype)),
+                  axis=1)
+
+
 def black_out(x, t, W, samples, reduce='mean'):
     """BlackOut loss (Ji et al., 2016) of ``x`` for the words ``t``,
     against the negative words ``samples``.
@@ -77,9 +87,7 @@ def black_out(x, t, W, samples, reduce='mean'):
         loss = black_out(cast(x, numpy.float32), t,
                          cast(W, numpy.float32), samples, reduce)
         return cast(loss, numpy.float16)
-    ids = as_array(t)[:, None]
-    xp = backend.get_array_module(ids)
-    rows = embed_id(xp.concatenate((ids, as_array(samples)), axis=1), W)
+    rows = embed_id(_ids(as_array(t), as_array(samples)), W)
     scores = sum_(rows * expand_dims(x, 1), axis=2)
     log_z = logsumexp(scores, axis=1)
     # log(1 - p_k) as log1p(-p_k) cancels where p_k is near 1 (s_k - Z

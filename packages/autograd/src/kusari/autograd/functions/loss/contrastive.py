@@ -1,5 +1,6 @@
 """Contrastive loss of pairs of embeddings."""
 from kusari.autograd.functions.activation.relu import relu
+from kusari.autograd.functions.array.cast import cast
 from kusari.autograd.functions.loss import _common
 from kusari.autograd.functions.math.sum import sum as sum_
 from kusari.autograd.utils import type_check
@@ -38,13 +39,14 @@ def contrastive(x0, x1, y, margin=1, reduce='mean'):
                          f'{margin}')
     _common.check_inputs('contrastive', ('x0', 'x1', 'y'), (x0, x1, y),
                          _check)
-    y = as_array(y)
     diff = x0 - x1
     squared = sum_(diff * diff, axis=1)
     distance = _common.safe_sqrt(squared)
-    similar = y.astype(squared.dtype)
+    # A cast (not astype) of the labels' array, so that a static graph's
+    # replay reads that call's labels; as_array: they take no gradient.
+    similar = cast(as_array(y), squared.dtype)
     shortfall = relu(margin - distance)
     loss = (squared * similar + shortfall * shortfall * (1 - similar)) * 0.5
     if reduce == 'mean':
-        return sum_(loss) / max(len(similar), 1)
+        return sum_(loss) / max(similar.shape[0], 1)
     return loss

@@ -2,6 +2,7 @@
 import numpy
 
 from kusari.array import backend
+from kusari.autograd import function_node
 from kusari.autograd.functions.activation.softplus import softplus
 from kusari.autograd.functions.array.broadcast import broadcast_to
 from kusari.autograd.functions.array.cast import cast
@@ -22,6 +23,41 @@ def _check(in_types):
                       w_type.dtype == x_type.dtype, w_type.ndim == 2)
     type_check.expect(x_type.shape[0] == t_type.shape[0],
                       x_type.shape[1] == w_type.shape[1])
+
+
+class NegativeSamples(function_node.FunctionNode):
+    """The word ids of each row, ``t`` then the negative samples: a
+    ``(N, sample_size + 1)`` block drawn by ``sampler`` with ``t`` in its
+    first column; and the rows whose ``t`` is not ignored, 1 or 0 of
+    ``dtype``. A node, so that a static graph's replay draws anew and
+    reads that call's ``t``; nothing takes a gradient."""
+
+    def __init__(self, sampler, sample_size, n_vocab, dtype):
+        self.sampler = sampler
+        self.sample_size = sample_size
+        self.n_vocab = n_vocab
+        self.dtype = dtype
+
+    def forward(self, inputs):
+        t, = inputs
+        xp = backend.get_array_module(t)
+        # As Chainer, draw a full (N, sample_size + 1) block and put the
+        # true words in its first column: the same sampler gives the same
+        # samples.
+        shape = (len(t), self.sample_size + 1)
+        samples = xp.asarray(self.sampler(shape))
+        if samples.shape != shape or samples.dtype.kind not in 'iu':
+            raise ValueError(
+                f'negative_sampling: sampler must return ints of shape '
+                f'{shape}, got {samples.dtype} of shape {samples.shape}')
+        samples = samples.astype(t.dtype)
+        _common.check_labels('negative_sampling (sampler output)',
+                             samples[:, 1:], self.n_vocab, None)
+        samples[:, 0] = t
+        return samples, (t != IGNORE_LABEL).astype(self.dtype)
+
+    def backward(self, indexes, grad_outputs):
+        return (None,) * len(indexes)
 
 
 def negative_sampling(x, t, W, sampler, sample_size, reduce='sum',
@@ -57,37 +93,25 @@ def negative_sampling(x, t, W, sampler, sample_size, reduce='sum',
                          ('sum', 'no'))
     _common.check_inputs('negative_sampling', ('x', 't', 'W'), (x, t, W),
                          _check)
-    t = as_array(t)
-    xp = backend.get_array_module(t)
     n_vocab = W.shape[0]
     _common.check_labels('negative_sampling', t, n_vocab, IGNORE_LABEL)
-    # As Chainer, draw a full (N, sample_size + 1) block and put the true
-    # words in its first column: the same sampler gives the same samples.
-    shape = (len(t), sample_size + 1)
-    samples = xp.asarray(sampler(shape))
-    if samples.shape != shape or samples.dtype.kind not in 'iu':
-        raise ValueError(
-            f'negative_sampling: sampler must return ints of shape {shape}, '
-            f'got {samples.dtype} of shape {samples.shape}')
-    samples = samples.astype(t.dtype)
-    _common.check_labels('negative_sampling (sampler output)',
-                         samples[:, 1:], n_vocab, None)
-    samples[:, 0] = t
-    rows = embed_id(samples, W, ignore_label=IGNORE_LABEL)
     dtype = x.dtype
-    if dtype == numpy.float16:
-        # float16 products summed, then softplus and summed again, lose a
-        # digit or two: compute the scores and the loss in float32 (the
-        # rows drawn, not all of W, are cast).
-        rows, x = cast(rows, numpy.float32), cast(x, numpy.float32)
+    # float16 products summed, then softplus and summed again, lose a
+    # digit or two: compute the scores and the loss in float32 (the rows
+    # drawn, not all of W, are cast).
+    work_dtype = numpy.float32 if dtype == numpy.float16 else dtype
+    samples, kept = NegativeSamples(sampler, sample_size, n_vocab,
+                                    work_dtype).apply((as_array(t),))
+    rows = embed_id(samples, W, ignore_label=IGNORE_LABEL)
+    if dtype != work_dtype:
+        rows, x = cast(rows, work_dtype), cast(x, work_dtype)
     scores = sum_(rows * broadcast_to(expand_dims(x, 1), rows.shape), axis=2)
     # Positive column: -log sigmoid(s) = softplus(-s); negatives: softplus(s).
-    signs = xp.ones(samples.shape[1], scores.dtype)
+    signs = samples.xp.ones(samples.shape[1], work_dtype)
     signs[0] = -1
-    kept = (t != IGNORE_LABEL).astype(scores.dtype)
     loss = sum_(softplus(scores * signs), axis=1) * kept
     if reduce == 'sum':
         loss = sum_(loss)
     if loss.dtype != dtype:
         loss = cast(loss, dtype)
-    return (loss, samples) if return_samples else loss
+    return (loss, samples.array) if return_samples else loss

@@ -152,16 +152,29 @@ class SoftmaxCrossEntropyGrad(function_node.FunctionNode):
         return ret
 
 
+class TargetEntropy(function_node.FunctionNode):
+    """sum_c t_c log t_c along axis 1 (0 log 0 taken as 0): what the KL
+    divergence adds to the cross entropy. A node, so that a static graph's
+    replay computes it from that call's targets; as in Chainer, no
+    gradient flows to ``t`` through it."""
+
+    def forward(self, inputs):
+        t, = inputs
+        xp = backend.get_array_module(t)
+        entropy = t * xp.log(xp.where(t > 0, t, 1))
+        return entropy.sum(axis=1),
+
+    def backward(self, indexes, grad_outputs):
+        return None,
+
+
 def _soft_target_loss(x, t, soft_target_loss, reduce):
     """The loss against target distributions ``t`` along axis 1."""
     _common.check_same_float(_NAME, ('x', 't'), (x, t))
     t = as_array(t)
     loss = -sum_(log_softmax(x, axis=1) * t, axis=1)
     if soft_target_loss == 'kl-divergence':
-        xp = backend.get_array_module(t)
-        positive = t > 0
-        entropy = t * xp.log(xp.where(positive, t, 1))
-        loss = loss + entropy.sum(axis=1)
+        loss = loss + TargetEntropy().apply((t,))[0]
     return mean(loss) if reduce == 'mean' else loss
 
 

@@ -1,6 +1,14 @@
 """BlackOut loss layer."""
 from kusari.autograd.functions.loss import black_out
+from kusari.autograd.graph_optimizations.static_graph import static_code
 from kusari.links.layers.loss import _sampled
+
+
+@static_code
+def _draw(sampler, shape):
+    """Negative samples of ``shape``: drawn on every call of a static
+    chain too, not only when it is recorded."""
+    return sampler.sample(shape)
 
 
 class BlackOut(_sampled.SampledLoss):
@@ -30,5 +38,5 @@ class BlackOut(_sampled.SampledLoss):
         """The mean loss of ``x`` ``(B, in_size)`` for the words ``t``."""
         samples = self.sample_data
         if samples is None:
-            samples = self.sampler.sample((x.shape[0], self.sample_size))
+            samples = _draw(self.sampler, (x.shape[0], self.sample_size))
         return black_out.black_out(x, t, self.W, samples)
