@@ -3,9 +3,9 @@ calls have recorded it, a replay on new inputs gives what a
 define-by-run call gives, outputs and gradients (to the second order
 where the function has them); a node with an elementwise expression runs
 as a fused loop of its own there (where Numba is installed, on the CPU).
-A few functions compute arguments of their nodes from data in Python,
-which a replay would reuse: the second recording raises
-DynamicGraphError for them where that data changed."""
+One function (sparse_matmul) computes an argument of its node from data
+in Python, which a replay would reuse: the second recording raises
+DynamicGraphError for it where that data changed."""
 import numpy
 import pytest
 from hypothesis import given
@@ -23,15 +23,9 @@ from kusari.autograd.graph_optimizations import fusion
 from kusari.autograd.graph_optimizations.static_graph import (
     DynamicGraphError, StaticScheduleFunction, static_graph)
 
-# Functions whose wrapper computes node arguments or inputs from data.
+# Functions whose wrapper computes a node argument from data.
 DYNAMIC = {
-    'deformable_convolution_2d_sampler': 'in-bounds mask of the offsets',
-    'roi_average_align_2d': 'gather indexes and weights of the boxes',
-    'roi_average_pooling_2d': 'bin indexes of the boxes',
-    'roi_max_align_2d': 'gather indexes and weights of the boxes',
-    'roi_pooling_2d': 'bin indexes of the boxes',
-    'softmax_cross_entropy:soft_target': "the targets' entropy (KL)",
-    'spatial_transformer_sampler': 'in-bounds mask of the grid',
+    'sparse_matmul': 'the sparsity pattern of the CooMatrix',
 }
 
 
@@ -86,10 +80,14 @@ def _outputs_and_grads(call, arrays, seed, xp, order=1):
 
 def _moved(arrays, rng, xp):
     """The float arrays scaled by up to 5% elementwise (0-d ones stay
-    arrays); the others as they are."""
+    arrays); the others (labels, indexes) with the rows of their first
+    axis shuffled, as the next batch of a training loop would bring
+    them."""
     return [xp.asarray(a * xp.asarray(
         1 + 0.05 * rng.uniform(-1, 1, a.shape)).astype(a.dtype))
-        if a.dtype.kind == 'f' else a for a in arrays]
+        if a.dtype.kind == 'f' else
+        a[xp.asarray(rng.permutation(len(a)))] if a.ndim else a
+        for a in arrays]
 
 
 def _float32_cases():
