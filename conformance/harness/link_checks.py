@@ -15,7 +15,9 @@ from kusari.array import backend
 from kusari.array.configuration import using_config
 from kusari.autograd import gradient_check
 from kusari.autograd import backward
+from kusari.autograd.graph_optimizations.static_graph import static_graph
 from kusari.autograd.variable import Variable
+from kusari.links import Chain
 from kusari.serializers import npz
 
 from harness.checks import LAYOUTS
@@ -39,9 +41,10 @@ def build(record, dtype, device, builder=None):
     return link
 
 
-def draw_inputs(record, dtype, device):
-    """The record's inputs, float ones cast to ``dtype``, on ``device``."""
-    rng = numpy.random.default_rng(_seed(record))
+def draw_inputs(record, dtype, device, draw=0):
+    """The record's inputs, float ones cast to ``dtype``, on ``device``;
+    ``draw`` numbers other draws (the next batches of a training loop)."""
+    rng = numpy.random.default_rng(_seed(record) + draw)
     host = tuple(a.astype(dtype) if a.dtype.kind == 'f' else a
                  for a in record.inputs(rng))
     return tuple(device.send([a.copy() for a in host]))
@@ -108,22 +111,24 @@ def check_backward(record, dtype, device):
         dtype=numpy.float64, **record.tolerance(dtype, 'backward'))
 
 
-def _gradients(record, link, inputs, dtype, grads, calls=1):
+def _gradients(record, link, inputs, dtype, grads, calls=1, call=None):
     """Host copies of the input and parameter gradients when ``calls``
-    calls of the link on the same input Variables all get ``grads``
-    (zeros where none arrives)."""
+    calls of the link (``call(*variables)``, the record's call by
+    default) on the same input Variables all get ``grads`` (zeros where
+    none arrives); and the outputs of those calls."""
+    call = call or (lambda *xs: record.call(link, *xs))
     link.cleargrads()
     xs = [Variable(x) for x in inputs]
     outputs = []
     with using_config('dtype', dtype):
         for _ in range(calls):
-            outputs += flatten(record.call(link, *xs))
+            outputs += flatten(call(*xs))
     pairs = [(y, g) for y, g in zip(outputs, grads * calls)
              if y.dtype.kind == 'f' and y.creator_node is not None]
     backward([y for y, _ in pairs], [g for _, g in pairs])
     holders = xs + [p for _, p in sorted(link.namedparams())]
     return host_arrays([h.array * 0 if h.grad is None else h.grad
-                        for h in holders])
+                        for h in holders]), outputs
 
 
 def _output_grads(outputs, device):
@@ -139,11 +144,51 @@ def check_called_twice(record, dtype, device):
     link = build(record, dtype, device)
     inputs = draw_inputs(record, dtype, device)
     grads = _output_grads(run(record, link, inputs, dtype), device)
-    once = _gradients(record, link, inputs, dtype, grads)
-    twice = _gradients(record, link, inputs, dtype, grads, calls=2)
+    once, _ = _gradients(record, link, inputs, dtype, grads)
+    twice, _ = _gradients(record, link, inputs, dtype, grads, calls=2)
     _assert_same(record, f'{record.name}: the gradients of two calls in '
                  f'one graph are not twice those of one', twice,
                  [2 * g for g in once], record.tolerance(dtype, 'backward'))
+
+
+class _StaticCall(Chain):
+    """A chain whose forward, marked static, is one call of a record's
+    link."""
+
+    def __init__(self, record, link):
+        super().__init__()
+        with self.init_scope():
+            self.link = link
+        self._call = record.call
+
+    @static_graph
+    def forward(self, *inputs):
+        return flatten(self._call(self.link, *inputs))
+
+
+def check_static_replay(record, dtype, device):
+    """Called in a static chain (``static_graph``) on the next batches of
+    a training loop, the link gives what a twin called define-by-run on
+    them gives: outputs and the gradients of the inputs and parameters,
+    on the two recorded calls and the replays after them (a state, as
+    LSTM's or the running statistics of BatchNormalization, evolving in
+    both). A record whose call seeds a generator is left out: a replay
+    does not run that Python."""
+    chain = _StaticCall(record, build(record, dtype, device))
+    twin = build(record, dtype, device)
+    grads = _output_grads(run(record, build(record, dtype, device),
+                              draw_inputs(record, dtype, device), dtype),
+                          device)
+    for draw in range(4):
+        inputs = draw_inputs(record, dtype, device, draw)
+        expected, outputs = _gradients(record, twin, inputs, dtype, grads)
+        replayed, static_outputs = _gradients(
+            record, chain.link, inputs, dtype, grads, call=chain)
+        _assert_same(record, f'{record.name}: call {draw} in a static chain '
+                     f'differs from define-by-run',
+                     host_arrays(static_outputs) + replayed,
+                     host_arrays(outputs) + expected,
+                     record.tolerance(dtype, 'backward'))
 
 
 def check_layouts(record, dtype, device):
@@ -322,4 +367,5 @@ def _assert_same(record, message, actual, expected, tolerance):
 CHECKS = {'forward': check_forward, 'backward': check_backward,
           'lazy_initialisation': check_lazy, 'copy': check_copy,
           'serialize': check_serialize, 'to_device': check_to_device,
-          'called_twice': check_called_twice, 'layouts': check_layouts}
+          'called_twice': check_called_twice, 'layouts': check_layouts,
+          'static_replay': check_static_replay}

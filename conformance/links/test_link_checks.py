@@ -10,6 +10,7 @@ from harness import link_record as link_record_module
 from kusari.array import backend
 from kusari.autograd import function_node
 from kusari.autograd import functions as F
+from kusari.autograd.graph_optimizations.static_graph import DynamicGraphError
 from kusari.links import layers as L
 from links.connection import linear
 from links.connection import uniform
@@ -81,6 +82,14 @@ class _MemoryOrder(L.Linear):
         return super().forward(flat)
 
 
+class _MaskedInPython(L.Linear):
+    """A Linear of the positive inputs only, masked in Python from the
+    input's values: a static replay would reuse the recorded mask."""
+
+    def forward(self, x):
+        return super().forward(x * (x.array > 0))
+
+
 class _NeverInitialized(L.Linear):
     """A lazy Linear whose calls leave W uninitialized."""
 
@@ -149,3 +158,9 @@ def test_serialize_check_compares_outputs(record):
 def test_record_needs_a_reason_without_lazy(record):
     with pytest.raises(ValueError, match='reason'):
         record(lambda: L.Linear(3, 4), lazy=None)
+
+
+def test_static_replay_check_refuses_data_computed_in_python(record):
+    broken = record(lambda: _MaskedInPython(3, 4))
+    with pytest.raises(DynamicGraphError, match='outside functions'):
+        link_checks.check_static_replay(broken, _FLOAT64, _CPU)
