@@ -47,6 +47,7 @@ import copy
 import functools
 import operator
 import threading
+import types
 import weakref
 
 import numpy
@@ -1314,7 +1315,7 @@ def _check_same_constants(name, reference, schedule):
 
 def _same_value(a, b, depth=0):
     """Whether ``a`` and ``b`` (arrays, numbers, strings, lists, tuples and
-    dicts of them, and Kusari's own argument objects: see
+    dicts of them, and plain objects holding such: see
     :func:`_holds_arguments`) are equal; other objects count as equal."""
     if _is_array(a) or _is_array(b):
         return (_is_array(a) and _is_array(b) and a.shape == b.shape
@@ -1340,13 +1341,15 @@ _ARGUMENT_DEPTH = 3
 
 
 def _holds_arguments(obj):
-    """Whether ``obj`` is a plain object of Kusari's functions that may
-    carry a node's arguments in its attributes (the sparsity pattern of
-    ``sparse_matmul``, say): not a node, a Variable or a link (whose
-    parameters a schedule reads anew on every run)."""
-    return (type(obj).__module__.startswith('kusari.autograd.functions')
-            and hasattr(obj, '__dict__')
-            and not isinstance(obj, (FunctionNode, Variable, VariableNode)))
+    """Whether ``obj`` is a plain object that may carry arguments of a
+    node in its attributes (a pattern of indexes, say): not a node, a
+    Variable, a link (whose parameters a schedule reads anew on every
+    run), a class, a function or a module."""
+    return (hasattr(obj, '__dict__')
+            and not isinstance(obj, (FunctionNode, Variable, VariableNode,
+                                     type, types.FunctionType,
+                                     types.MethodType, types.ModuleType))
+            and not hasattr(obj, 'namedparams'))
 
 
 def static_graph(*args, verbosity_level=0):

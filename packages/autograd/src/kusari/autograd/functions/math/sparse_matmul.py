@@ -23,16 +23,17 @@ class _Pattern:
         self.shape = shape
 
     @classmethod
-    def of(cls, sp, transpose):
-        xp = backend.get_array_module(sp.row)
-        valid = (sp.row >= 0) & (sp.col >= 0)
-        rows = xp.where(valid, sp.row, 0)
-        cols = xp.where(valid, sp.col, 0)
+    def of(cls, row, col, shape, transpose):
+        """The pattern of op(A) for A's entries at ``row`` and ``col``
+        (negative where padding) in a matrix of ``shape``."""
+        xp = backend.get_array_module(row)
+        valid = (row >= 0) & (col >= 0)
+        rows = xp.where(valid, row, 0)
+        cols = xp.where(valid, col, 0)
         batch = None
-        if sp.row.ndim == 2:
-            batch = xp.broadcast_to(xp.arange(len(sp.row))[:, None],
-                                    sp.row.shape)
-        pattern = cls(batch, rows, cols, valid, sp.shape)
+        if row.ndim == 2:
+            batch = xp.broadcast_to(xp.arange(len(row))[:, None], row.shape)
+        pattern = cls(batch, rows, cols, valid, shape)
         return pattern.transposed() if transpose else pattern
 
     def transposed(self):
@@ -55,41 +56,75 @@ def _op(dense, trans):
     return dense.swapaxes(-1, -2) if trans else dense
 
 
-class CooMatMul(function_node.FunctionNode):
-    """C = op(A) @ op(B) for sparse A (its entries are input 0) and dense
-    B (input 1), where op transposes the last two axes when asked; C has
-    the promotion of the two float dtypes."""
+class _PatternNode(function_node.FunctionNode):
+    """A node of op(A), A sparse: its last two inputs are A's ``row`` and
+    ``col``, from which forward finds the pattern of op(A) (so that a
+    static graph's replay finds that of its own call); they take no
+    gradient. ``shape``: A's; ``transa``, ``transb``: whether op
+    transposes A, and the dense operand B."""
 
-    _mixed = False  # the two inputs' dtypes differ (see _mixed_dtypes)
+    _mixed = False  # the two float inputs' dtypes differ (_mixed_dtypes)
 
-    def __init__(self, pattern, transb):
-        self.pattern = pattern
+    def __init__(self, shape, transa, transb):
+        self.shape = tuple(shape)
+        self.transa = transa
         self.transb = transb
+
+    def _start(self, inputs):
+        """The float inputs, the pattern kept for backward."""
+        a, b, row, col = inputs
+        self.retain_inputs((0, 1, 2, 3))
+        self.pattern = _Pattern.of(row, col, self.shape, self.transa)
+        if a.dtype != b.dtype:
+            self._mixed = True
+        return a, b
+
+    def _retained(self):
+        """The float inputs as Variables, and the pair (row, col) the
+        nodes of the backward take."""
+        a, b, row, col = self.get_retained_inputs()
+        return a, b, (row, col)
+
+    def _grads(self, indexes, a, b, first, second):
+        """The gradients asked for of the two float inputs (``first()``,
+        ``second()``), in their dtypes; None for row and col."""
+        ret = []
+        for i, (x, grad) in enumerate(((a, first), (b, second))):
+            if i in indexes:
+                g = grad()
+                ret.append(_mixed_dtypes.as_dtype_of(x, g) if self._mixed
+                           else g)
+        return ret + [None] * sum(i >= 2 for i in indexes)
+
+
+class CooMatMul(_PatternNode):
+    """C = op(A) @ op(B) for sparse A (its entries are input 0, its row
+    and col inputs 2 and 3) and dense B (input 1), where op transposes
+    the last two axes when asked; C has the promotion of the two float
+    dtypes."""
 
     @property
     def label(self):
         return 'sparse_matmul'
 
     def check_type_forward(self, in_types):
-        type_check.argname(in_types, ('sp', 'dn'))
-        sp_type, dn_type = in_types
+        type_check.argname(in_types, ('sp', 'dn', 'row', 'col'))
+        sp_type, dn_type = in_types[:2]
         type_check.expect(
             sp_type.dtype.kind == 'f', dn_type.dtype.kind == 'f',
             dn_type.ndim == sp_type.ndim + 1)
         if type_check.eval(sp_type.ndim) == 2:
             type_check.expect(dn_type.shape[0] == sp_type.shape[0])
         inner = dn_type.shape[-1] if self.transb else dn_type.shape[-2]
-        type_check.expect(inner == self.pattern.shape[1])
+        type_check.expect(inner == self.shape[0 if self.transa else 1])
 
     def forward(self, inputs):
-        data, dense = inputs
-        self.retain_inputs((0, 1))
+        data, dense = self._start(inputs)
         pattern = self.pattern
         xp = backend.get_array_module(dense)
         right = _op(dense, self.transb)
         gathered = right[pattern.index(pattern.cols)]
-        if data.dtype != dense.dtype:
-            self._mixed = True
+        if self._mixed:
             gathered = gathered.astype(
                 numpy.promote_types(data.dtype, dense.dtype))
         gathered *= pattern.masked(data)[..., None]
@@ -98,36 +133,22 @@ class CooMatMul(function_node.FunctionNode):
         return scatter_add(out, pattern.index(pattern.rows), gathered),
 
     def backward(self, indexes, grad_outputs):
-        data, dense = self.get_retained_inputs()
+        data, dense, entries = self._retained()
         gy, = grad_outputs
-        ret = []
-        if 0 in indexes:
-            g_data, = CooSample(self.pattern, self.transb).apply((gy, dense))
-            ret.append(_mixed_dtypes.as_dtype_of(data, g_data)
-                       if self._mixed else g_data)
-        if 1 in indexes:
-            g_dense = _dense_grad(self.pattern, self.transb, data, gy)
-            ret.append(_mixed_dtypes.as_dtype_of(dense, g_dense)
-                       if self._mixed else g_dense)
-        return ret
+        return self._grads(
+            indexes, data, dense,
+            lambda: CooSample(self.shape, self.transa, self.transb).apply(
+                (gy, dense) + entries)[0],
+            lambda: _dense_grad(self, entries, data, gy))
 
 
-class CooSample(function_node.FunctionNode):
-    """d_k = sum_j G[r_k, j] op(B)[c_k, j] at the entries (r_k, c_k) of a
-    sparse pattern: the gradient of the sparse entries of CooMatMul (in
+class CooSample(_PatternNode):
+    """d_k = sum_j G[r_k, j] op(B)[c_k, j] at the entries (r_k, c_k) of
+    op(A), A sparse: the gradient of the sparse entries of CooMatMul (in
     the promotion of G's and B's dtypes)."""
 
-    _mixed = False  # the two inputs' dtypes differ (see _mixed_dtypes)
-
-    def __init__(self, pattern, transb):
-        self.pattern = pattern
-        self.transb = transb
-
     def forward(self, inputs):
-        g, dense = inputs
-        self.retain_inputs((0, 1))
-        if g.dtype != dense.dtype:
-            self._mixed = True
+        g, dense = self._start(inputs)
         pattern = self.pattern
         xp = backend.get_array_module(g)
         left = g[pattern.index(pattern.rows)]
@@ -135,29 +156,27 @@ class CooSample(function_node.FunctionNode):
         return pattern.masked(xp.einsum('...j,...j->...', left, right)),
 
     def backward(self, indexes, grad_outputs):
-        g, dense = self.get_retained_inputs()
+        g, dense, entries = self._retained()
         gd, = grad_outputs
-        ret = []
-        if 0 in indexes:
-            gg, = CooMatMul(self.pattern, self.transb).apply((gd, dense))
-            ret.append(_mixed_dtypes.as_dtype_of(g, gg) if self._mixed
-                       else gg)
-        if 1 in indexes:
-            g_dense = _dense_grad(self.pattern, self.transb, gd, g)
-            ret.append(_mixed_dtypes.as_dtype_of(dense, g_dense)
-                       if self._mixed else g_dense)
-        return ret
+        return self._grads(
+            indexes, g, dense,
+            lambda: CooMatMul(self.shape, self.transa, self.transb).apply(
+                (gd, dense) + entries)[0],
+            lambda: _dense_grad(self, entries, gd, g))
 
 
-def _dense_grad(pattern, transb, entries, g):
-    """The gradient of the dense operand B of op(A) @ op(B), from A's
-    entries and the output gradient ``g``: op(A)^T @ g, laid out as B."""
-    grad, = CooMatMul(pattern.transposed(), False).apply((entries, g))
-    return swapaxes(grad, -1, -2) if transb else grad
+def _dense_grad(node, entries, values, g):
+    """The gradient of the dense operand B of op(A) @ op(B) (``node``'s
+    options), from A's ``values`` at ``entries`` (row, col) and the
+    output gradient ``g``: op(A)^T @ g, laid out as B."""
+    grad, = CooMatMul(node.shape, not node.transa, False).apply(
+        (values, g) + entries)
+    return swapaxes(grad, -1, -2) if node.transb else grad
 
 
 def _coo_dense(sp, dense, transa, transb):
-    y, = CooMatMul(_Pattern.of(sp, transa), transb).apply((sp.data, dense))
+    y, = CooMatMul(sp.shape, transa, transb).apply(
+        (sp.data, dense, sp.row, sp.col))
     return y
 
 
