@@ -5,8 +5,9 @@ import pytest
 
 from kusari.autograd import Variable
 from kusari.autograd import functions as F
-from kusari.autograd.graph_optimizations.static_graph import static_graph
 from kusari.autograd.utils import type_check
+
+from static_replays import check_replays
 
 
 def test_depth2space_channel_order_matches_chainer():
@@ -168,34 +169,13 @@ def test_spatial_transformer_grid_gradient_reaches_theta():
                                   [[[0, 0, 4], [0, 0, 4]]], atol=1e-6)
 
 
-class _StaticSampler:
-    """A static chain of spatial_transformer_sampler."""
-
-    def params(self):
-        return []
-
-    @static_graph
-    def __call__(self, x, grid):
-        return F.spatial_transformer_sampler(x, grid)
-
-
 def test_spatial_transformer_finds_each_points_cell_on_replays():
     x = (numpy.arange(9, dtype=numpy.float32) ** 2).reshape(1, 1, 3, 3)
-    gy = numpy.array([[[[1, -2]]]], numpy.float32)
     # Rows: x coordinates, then y coordinates of two points. The points
     # lie in the same pixel cells in the two recordings; in the replay in
     # others, and the second one right of the padded image.
     grids = [[[0.1, -0.6], [0.3, 0.5]], [[0.2, -0.7], [0.4, 0.6]],
              [[-0.4, 2.5], [0.8, -0.2]]]
-    chain = _StaticSampler()
-    for grid in grids:
-        results = []
-        for call in (chain, F.spatial_transformer_sampler):
-            inputs = [Variable(x.copy()), Variable(
-                numpy.array(grid, numpy.float32).reshape(1, 2, 1, 2))]
-            y = call(*inputs)
-            y.grad = gy
-            y.backward()
-            results.append([y.array] + [v.grad for v in inputs])
-        for static, dynamic in zip(*results):
-            numpy.testing.assert_allclose(static, dynamic, rtol=1e-6)
+    check_replays(F.spatial_transformer_sampler, [
+        (x, numpy.array(grid, numpy.float32).reshape(1, 2, 1, 2))
+        for grid in grids])

@@ -13,9 +13,10 @@ from kusari.autograd.functions.connection import _numpy_blas
 from kusari.autograd.functions.connection.embed_id import EmbedIDFunction
 from kusari.autograd.functions.connection.embed_id import EmbedIDGrad
 from kusari.autograd.functions.connection.linear import LinearFunction
-from kusari.autograd.graph_optimizations.static_graph import static_graph
 from kusari.autograd.utils import type_check
 from kusari.autograd.variable import Variable
+
+from static_replays import check_replays
 
 
 def test_linear_n_batch_axes_flattens_features():
@@ -464,34 +465,13 @@ def test_deformable_convolution_refuses_a_negative_pad(pad):
                                             pad=pad)
 
 
-class _StaticDeformable:
-    """A static chain of deformable_convolution_2d_sampler."""
-
-    def params(self):
-        return []
-
-    @static_graph
-    def __call__(self, x, offset, W):
-        return F.deformable_convolution_2d_sampler(x, offset, W)
-
-
 def test_deformable_convolution_finds_each_taps_cell_on_replays():
     rng = numpy.random.default_rng(0)
     x = rng.standard_normal((1, 2, 3, 3))
     W = rng.standard_normal((2, 2, 2, 2))
-    gy = rng.standard_normal((1, 2, 2, 2))
     # The taps read the same pixel cells in the two recordings; in the
     # replay others, some of them outside the padded input.
     offset = rng.uniform(0.1, 0.4, (1, 8, 2, 2))
     offsets = [offset, offset + 0.05, rng.uniform(-2.5, 2.5, offset.shape)]
-    chain = _StaticDeformable()
-    for offset in offsets:
-        results = []
-        for call in (chain, F.deformable_convolution_2d_sampler):
-            inputs = [Variable(a.copy()) for a in (x, offset, W)]
-            y = call(*inputs)
-            y.grad = gy
-            y.backward()
-            results.append([y.array] + [v.grad for v in inputs])
-        for static, dynamic in zip(*results):
-            numpy.testing.assert_allclose(static, dynamic, rtol=1e-12)
+    check_replays(F.deformable_convolution_2d_sampler,
+                  [(x, offset, W) for offset in offsets])

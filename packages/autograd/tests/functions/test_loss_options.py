@@ -5,9 +5,9 @@ import pytest
 from kusari.autograd import Variable
 from kusari.autograd import function_node
 from kusari.autograd import functions as F
-from kusari.autograd import testing
-from kusari.autograd.graph_optimizations.static_graph import static_graph
 from kusari.autograd.utils import type_check
+
+from static_replays import check_replays
 
 _rng = numpy.random.RandomState(0)
 X = _rng.uniform(-2, 2, (4, 3)).astype(numpy.float32)
@@ -478,41 +478,7 @@ def test_discriminative_loss_of_nan_is_nan():
     assert all(numpy.isnan(float(term.array)) for term in terms)
 
 
-class _StaticLoss:
-    """A static chain of one loss function."""
-
-    def __init__(self, func):
-        self.func = func
-
-    def params(self):
-        return []
-
-    @static_graph
-    def __call__(self, *inputs):
-        return self.func(*inputs)
-
-
 _draws = numpy.random.RandomState()  # the samplers' below
-
-
-def _check_replays(func, calls):
-    """Call a static chain of ``func`` on each of ``calls`` (tuples of
-    arrays; the float ones take gradients): two recordings, then a
-    replay. The loss and the gradients must be define-by-run's on the
-    same arrays, samplers drawing the same (``_draws`` seeded alike)."""
-    chain = _StaticLoss(func)
-    for seed, arrays in enumerate(calls):
-        results = []
-        for call in (chain, func):
-            _draws.seed(seed)
-            xs = [Variable(a.copy(), requires_grad=a.dtype.kind == 'f')
-                  for a in arrays]
-            loss = call(*xs)
-            loss.backward()
-            results.append([loss.array] + [x.grad for x in xs
-                                           if x.requires_grad])
-        for replayed, expected in zip(*results):
-            testing.assert_allclose(replayed, expected)
 
 
 def test_contrastive_replays_each_calls_labels_and_zero_distances():
@@ -522,7 +488,7 @@ def test_contrastive_replays_each_calls_labels_and_zero_distances():
     # NaN of a root guarded where the recordings had no zero.
     x1[2, 0] = x0[2, 0]
     labels = numpy.array([[1, 0, 1], [0, 1, 1], [0, 1, 0]], numpy.int32)
-    _check_replays(F.contrastive, list(zip(x0, x1, labels)))
+    check_replays(F.contrastive, list(zip(x0, x1, labels)))
 
 
 def test_negative_sampling_draws_anew_on_replays():
@@ -533,7 +499,8 @@ def test_negative_sampling_draws_anew_on_replays():
     def loss(x, t, W):
         return F.negative_sampling(
             x, t, W, lambda shape: _draws.randint(0, 5, shape), 2)
-    _check_replays(loss, [(x[i], t[i], W) for i in range(3)])
+    check_replays(loss, [(x[i], t[i], W) for i in range(3)],
+                  before_call=_draws.seed)
 
 
 def test_black_out_replays_each_calls_targets_and_samples():
@@ -542,5 +509,5 @@ def test_black_out_replays_each_calls_targets_and_samples():
     t = numpy.array([[0, 1], [2, 3], [3, 0]], numpy.int32)
     samples = numpy.array([[[1, 2], [0, 1]], [[3, 3], [2, 0]],
                            [[0, 2], [1, 2]]], numpy.int32)
-    _check_replays(F.black_out, [(x[i], t[i], W, samples[i])
-                                 for i in range(3)])
+    check_replays(F.black_out, [(x[i], t[i], W, samples[i])
+                                for i in range(3)])

@@ -21,6 +21,8 @@ from kusari.autograd.utils.sparse import CooMatrix
 from kusari.autograd.utils.sparse import to_coo
 from kusari.autograd.variable import Variable
 
+from static_replays import check_replays
+
 X = numpy.arange(6, dtype=numpy.float32).reshape(2, 3)
 
 
@@ -653,6 +655,17 @@ def test_sparse_entries_with_a_negative_row_or_column_are_padding(row, col):
 
 
 # -- forget ------------------------------------------------------------------
+
+
+def test_sparse_matmul_replays_each_calls_pattern():
+    rng = numpy.random.RandomState(0)
+
+    def product(data, row, col, dense):
+        sparse = CooMatrix(data, row.array, col.array, (3, 2))
+        return F.sparse_matmul(sparse, dense, transb=True)
+    check_replays(product, [
+        (rng.uniform(-1, 1, 4), rng.randint(-1, 3, 4), rng.randint(0, 2, 4),
+         rng.uniform(-1, 1, (5, 2))) for _ in range(3)])
 
 
 def test_forget_matches_the_plain_call_and_recomputes():

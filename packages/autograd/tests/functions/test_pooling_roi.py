@@ -6,8 +6,8 @@ import pytest
 from kusari.autograd import Variable
 from kusari.autograd import functions as F
 from kusari.autograd import gradient_check
-from kusari.autograd import testing
-from kusari.autograd.graph_optimizations.static_graph import static_graph
+
+from static_replays import check_replays
 
 X = (numpy.arange(20, dtype=numpy.float32).reshape(1, 1, 4, 5) * 7 % 20)
 # The second region lies mostly past the image: three of its bins are
@@ -196,20 +196,6 @@ def test_align_sample_exactly_one_pixel_out_reads_the_edge(name):
     numpy.testing.assert_array_equal(y.array.ravel(), [14, 10])
 
 
-class _Static:
-    """A static chain of one ROI pooling of ``(x, *regions)``."""
-
-    def __init__(self, pooling):
-        self.pooling = pooling
-
-    def params(self):
-        return []
-
-    @static_graph
-    def __call__(self, x, *regions):
-        return self.pooling(x, *regions)
-
-
 def _apart(rois, indices):
     """Regions ``(R, 4)`` and their images as they are."""
     return rois, indices
@@ -242,15 +228,4 @@ def test_replays_pool_their_own_regions_and_maxima(pooling, regions):
     shuffled = numpy.random.RandomState(0).permutation(X2.ravel())
     calls = [(X2, (ROIS, INDICES)), (X2 + 1, (ROIS, INDICES)),
              (shuffled.reshape(X2.shape), MOVED)]
-    chain = _Static(pooling)
-    for data, boxes in calls:
-        results = []
-        for call in (chain, pooling):
-            x = Variable(data.copy())
-            y = call(x, *regions(*boxes))
-            y.grad = numpy.random.RandomState(1).uniform(
-                -1, 1, y.shape).astype(y.dtype)
-            y.backward()
-            results.append((y.array, x.grad))
-        for static, dynamic in zip(*results):
-            testing.assert_allclose(static, dynamic)
+    check_replays(pooling, [(x,) + regions(*boxes) for x, boxes in calls])

@@ -6,8 +6,9 @@ import pytest
 from kusari.autograd import Variable
 from kusari.autograd import functions as F
 from kusari.autograd import gradient_check
-from kusari.autograd.graph_optimizations.static_graph import static_graph
 from kusari.autograd.utils import type_check
+
+from static_replays import check_replays
 
 
 def _distinct(shape, seed=0):
@@ -157,59 +158,22 @@ def test_spatial_pyramid_pooling_levels():
     numpy.testing.assert_array_equal(y.array[:, 3:15, 0, 0], level1)
 
 
-class _StaticUpsampling:
-    """A static chain of upsampling_2d."""
-
-    def params(self):
-        return []
-
-    @static_graph
-    def __call__(self, x, indexes):
-        return F.upsampling_2d(x, indexes, 2, outsize=(4, 4))
-
-
 def test_upsampling_reads_the_indexes_anew_on_replays():
-    rng = numpy.random.RandomState(0)
-    x = rng.uniform(-1, 1, (1, 2, 2, 2))
-    gy = rng.uniform(-1, 1, (1, 2, 4, 4))
-    chain = _StaticUpsampling()
-    for seed in range(3):  # two recordings, then a replay
-        indexes = numpy.random.RandomState(seed).randint(0, 4, x.shape)
-        results = []
-        for call in (chain, lambda *inputs: F.upsampling_2d(
-                *inputs, 2, outsize=(4, 4))):
-            inputs = [Variable(x.copy()), indexes]
-            y = call(*inputs)
-            y.grad = gy
-            y.backward()
-            results.append([y.array, inputs[0].grad])
-        for static, dynamic in zip(*results):
-            numpy.testing.assert_array_equal(static, dynamic)
+    x = numpy.random.RandomState(0).uniform(-1, 1, (1, 2, 2, 2))
+    check_replays(
+        lambda x, indexes: F.upsampling_2d(x, indexes, 2, outsize=(4, 4)),
+        [(x, numpy.random.RandomState(seed).randint(0, 4, x.shape))
+         for seed in range(3)])
 
 
-class _StaticPoolAndUpsample:
-    """SegNet's pattern in one static chain: the argmax of a max pooling
-    is what upsampling_2d reads."""
-
-    def params(self):
-        return []
-
-    @static_graph
-    def __call__(self, x):
-        y, indexes = F.max_pooling_2d(x, 2, return_indices=True)
-        return F.upsampling_2d(y * 2, indexes, 2, outsize=x.shape[2:])
+def _pool_and_upsample(x):
+    """SegNet's pattern: upsampling_2d reads the argmax of a max pooling
+    of the same chain."""
+    y, indexes = F.max_pooling_2d(x, 2, return_indices=True)
+    return F.upsampling_2d(y * 2, indexes, 2, outsize=x.shape[2:])
 
 
 def test_pooling_indexes_in_a_static_chain_are_those_of_each_call():
     rng = numpy.random.RandomState(0)
-    chain = _StaticPoolAndUpsample()
-    for _ in range(3):  # two recordings, then a replay
-        x = rng.uniform(-1, 1, (2, 3, 4, 4))
-        results = []
-        for call in (chain, _StaticPoolAndUpsample.__call__.__wrapped__):
-            inputs = [Variable(x.copy())]
-            y = call(*inputs) if call is chain else call(chain, *inputs)
-            F.sum(y * y).backward()
-            results.append([y.array, inputs[0].grad])
-        for static, dynamic in zip(*results):
-            numpy.testing.assert_array_equal(static, dynamic)
+    check_replays(_pool_and_upsample,
+                  [(rng.uniform(-1, 1, (2, 3, 4, 4)),) for _ in range(3)])
