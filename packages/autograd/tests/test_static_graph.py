@@ -689,6 +689,24 @@ def test_a_constant_computed_from_data_is_an_error_when_recorded_again():
             model(xs[1])
 
 
+class ReturnsFromPython(MLP):
+    """Not static: an output is computed from data in Python, so a replay
+    would return the recorded one."""
+
+    @static_graph
+    def __call__(self, x):
+        share = Variable(numpy.asarray((x.array > 0.5).mean()))
+        return F.linear(x, self.W1, self.b1), share
+
+
+def test_an_output_computed_from_data_is_an_error_when_recorded_again():
+    model = ReturnsFromPython()
+    with using_config('enable_backprop', False):
+        model(Variable(numpy.full((2, 5), 0.7, numpy.float32)))
+        with pytest.raises(DynamicGraphError, match='its output 1'):
+            model(Variable(numpy.full((2, 5), 0.2, numpy.float32)))
+
+
 def test_constants_that_stay_the_same_are_no_error():
     model = ComputesInPython()
     x = Variable(numpy.full((2, 5), 0.7, numpy.float32))

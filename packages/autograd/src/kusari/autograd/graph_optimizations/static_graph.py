@@ -657,7 +657,7 @@ class StaticSchedule:
         self.xp = next((backend.get_array_module(a) for a in trace.arrays
                         if a is not None), numpy)
         self._run_steps = self.steps  # what a run runs: see fuse()
-        self._constants = self._constant_inputs(trace)
+        self._constants, self._constant_outputs = self._constants_of(trace)
         self.generation = 0
         self.replays_left = 0  # until the next recording checks this one
         self.interval = 0
@@ -699,18 +699,21 @@ class StaticSchedule:
             self, self.steps, _NodeStep, referenced,
             set(self.output_slots) | set(self._retained_slots), _reads)
 
-    def _constant_inputs(self, trace):
+    def _constants_of(self, trace):
         """``(step, input index, slot)`` of each node input that is a
         constant of the schedule (no argument, parameter, attribute or
-        step output; nor an array static code may write)."""
+        step output; nor an array static code may write), and ``(output
+        index, slot)`` of each output that is one."""
         varying = set(self._transient) | trace.produced | set(trace.leaves) \
             | set(trace.attributes)
         for step in self.steps:
             if isinstance(step, _CodeStep):
                 _map((step.args, step.kwargs),
                      lambda ref: varying.add(ref.index), _Slot, arrays=False)
-        return [(step, i, s) for step in self._node_steps
-                for i, s in enumerate(step.in_slots) if s not in varying]
+        return ([(step, i, s) for step in self._node_steps
+                 for i, s in enumerate(step.in_slots) if s not in varying],
+                [(i, s) for i, s in enumerate(self.output_slots)
+                 if s not in varying])
 
     def _current_types(self):
         """Shape, dtype and array type of each parameter and attribute the
@@ -1306,6 +1309,15 @@ def _check_same_constants(name, reference, schedule):
         if s != new or not _same_value(reference.table[s],
                                        schedule.table[new]):
             fail(f'input {i}', step)
+    for (i, s), (j, new) in zip(reference._constant_outputs,
+                                schedule._constant_outputs):
+        if i != j or not _same_value(reference.table[s],
+                                     schedule.table[new]):
+            raise DynamicGraphError(
+                f'static_graph: {name} is not static: its output {i} is '
+                f'computed outside functions from data, and it changed '
+                f'between two calls; a replay would return the first one: '
+                f'compute it with functions, or in static_code')
     for step, new in zip(reference._node_steps, schedule._node_steps):
         fields = getattr(new.template, '__dict__', {})
         for field, value in getattr(step.template, '__dict__', {}).items():
