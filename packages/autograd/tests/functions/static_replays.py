@@ -28,9 +28,10 @@ def check_replays(func, calls, before_call=None):
     """Call a static chain of ``func``, and ``func`` itself, on each of
     ``calls`` (tuples of arrays; the float ones take gradients): the first
     two calls record the chain, the others replay it. Each call's output
-    and input gradients (for a random output gradient) must be
-    define-by-run's. ``before_call(i)`` runs before both calls on the
-    ``i``-th arrays (to seed a sampler alike)."""
+    and input gradients (for a random output gradient; none for an output
+    that records no graph, as a metric's) must be define-by-run's.
+    ``before_call(i)`` runs before both calls on the ``i``-th arrays (to
+    seed a sampler alike)."""
     chain = _StaticCall(func)
     for i, arrays in enumerate(calls):
         results = []
@@ -40,12 +41,13 @@ def check_replays(func, calls, before_call=None):
             xs = [Variable(a.copy(), requires_grad=a.dtype.kind == 'f')
                   for a in arrays]
             y = call(*xs)
-            y.grad = numpy.asarray(numpy.random.RandomState(i).uniform(
-                -1, 1, y.shape)).astype(y.dtype)
-            y.backward()
+            if y.requires_grad:
+                y.grad = numpy.asarray(numpy.random.RandomState(i).uniform(
+                    -1, 1, y.shape)).astype(y.dtype)
+                y.backward()
             results.append([y] + [x.grad for x in xs])
         (replayed, *static_grads), (expected, *grads) = results
-        if i >= 2:
+        if i >= 2 and expected.requires_grad:
             assert isinstance(replayed.creator, StaticScheduleFunction)
         testing.assert_allclose(replayed.array, expected.array)
         for a, b in zip(static_grads, grads):

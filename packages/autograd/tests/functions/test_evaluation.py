@@ -14,6 +14,8 @@ from kusari.autograd import Variable
 from kusari.autograd import functions as F
 from kusari.autograd.utils import type_check
 
+from static_replays import check_replays
+
 
 def _scores_and_labels(n_class=4):
     return st.integers(1, 6).flatmap(lambda n: st.tuples(
@@ -148,6 +150,21 @@ def test_r2_score():
         F.r2_score(pred, true, multioutput='variance_weighted')
     with pytest.raises(type_check.InvalidType, match='true.shape'):
         F.r2_score(pred, true[:2])
+
+
+@pytest.mark.parametrize('metric, labels', [
+    (F.accuracy, lambda rng: rng.randint(-1, 3, 6)),
+    (lambda y, t: F.accuracy(y, t, ignore_label=-1),
+     lambda rng: rng.randint(-1, 3, 6)),
+    (lambda y, t: F.binary_accuracy(y[:, 0], t),
+     lambda rng: rng.randint(-1, 2, 6)),
+    (lambda y, t: F.precision(y, t, label_num=3)[0],
+     lambda rng: rng.randint(0, 3, 6)),
+    (F.r2_score, lambda rng: rng.uniform(-1, 1, (6, 3)))])
+def test_metrics_in_a_static_chain_are_those_of_each_call(metric, labels):
+    rng = numpy.random.RandomState(0)
+    check_replays(metric, [(rng.uniform(-1, 1, (6, 3)), labels(rng))
+                           for _ in range(4)])
 
 
 # Each check of the metrics' inputs, tried on both sides: a type check

@@ -18,6 +18,8 @@ from kusari.autograd.functions.math import basic_math
 from kusari.autograd.utils import type_check
 from kusari.autograd.variable import Variable
 
+from static_replays import check_replays
+
 
 def _grads(y, *xs):
     return function_node.grad([F.sum(y)], list(xs))
@@ -46,6 +48,13 @@ def test_piecewise_constant_records_no_graph(func, expected):
     y = func(x)
     assert not y.requires_grad
     assert y.creator is None
+
+
+@pytest.mark.parametrize('func, expected', PIECEWISE)
+def test_piecewise_constant_replays_each_calls_values(func, expected):
+    rng = numpy.random.RandomState(0)
+    check_replays(lambda x: func(x) * 2 + x,
+                  [(rng.uniform(-3, 3, 5),) for _ in range(4)])
 
 
 @pytest.mark.parametrize('func, expected', PIECEWISE)

@@ -1,6 +1,7 @@
 """The shared shape of the evaluation functions: checked array inputs,
-and results wrapped as Variables that record no graph (metrics are not
-differentiable)."""
+and results computed as static code and wrapped as Variables that record
+no graph (metrics are not differentiable)."""
+from kusari.autograd.graph_optimizations.static_graph import static_code
 from kusari.autograd.utils import type_check
 from kusari.autograd.utils.array import force_array
 from kusari.autograd.variable import Variable
@@ -19,10 +20,25 @@ def checked_arrays(func_name, names, inputs, check):
     return arrays
 
 
-def result(array, dtype=None):
-    """``array`` (a 0-d result stays an array) as a Variable needing no
-    gradient."""
-    return Variable(force_array(array, dtype), requires_grad=False)
+def computed(compute, *arrays, **options):
+    """The results of ``compute(*arrays, **options)`` (an array or a tuple
+    of them) as Variables needing no gradient. It runs as static code, so
+    that a static_graph replay computes the metric of that call's arrays
+    rather than returning the recorded one."""
+    results = _run(compute, arrays, options)
+    if isinstance(results, tuple):
+        return tuple([Variable(r, requires_grad=False) for r in results])
+    return Variable(results, requires_grad=False)
+
+
+@static_code
+def _run(compute, arrays, options):
+    """``compute``'s results, each made an array (a 0-d result stays
+    one), in its own dtype."""
+    results = compute(*arrays, **options)
+    if isinstance(results, tuple):
+        return tuple([force_array(r) for r in results])
+    return force_array(results)
 
 
 def expect_class_scores(y_type, t_type):

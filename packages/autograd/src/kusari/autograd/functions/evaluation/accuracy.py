@@ -20,6 +20,10 @@ def accuracy(y, t, ignore_label=None):
     y, t = _metric.checked_arrays(
         'accuracy', ('y', 't'), (y, t),
         lambda in_types: _metric.expect_class_scores(*in_types))
+    return _metric.computed(_accuracy, y, t, ignore_label=ignore_label)
+
+
+def _accuracy(y, t, ignore_label):
     xp = backend.get_array_module(y)
     correct = y.argmax(axis=1) == t
     if ignore_label is None:
@@ -29,4 +33,4 @@ def accuracy(y, t, ignore_label=None):
         correct &= kept
         total = int(kept.sum())
     value = int(correct.sum()) / total if total else 0.0
-    return _metric.result(xp.asarray(value, dtype=y.dtype))
+    return xp.asarray(value, dtype=y.dtype)

@@ -24,9 +24,13 @@ def binary_accuracy(y, t):
     """
     y, t = _metric.checked_arrays('binary_accuracy', ('y', 't'), (y, t),
                                   _check)
+    return _metric.computed(_binary_accuracy, y, t)
+
+
+def _binary_accuracy(y, t):
     xp = backend.get_array_module(y)
     kept = t != -1
     correct = ((y >= 0) == t) & kept
     total = int(kept.sum())
     value = int(correct.sum()) / total if total else 0.0
-    return _metric.result(xp.asarray(value, dtype=y.dtype))
+    return xp.asarray(value, dtype=y.dtype)

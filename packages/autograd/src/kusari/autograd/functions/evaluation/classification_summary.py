@@ -34,6 +34,11 @@ def classification_summary(y, t, label_num=None, beta=1.0, ignore_label=-1):
     y, t = _metric.checked_arrays(
         'classification_summary', ('y', 't'), (y, t),
         lambda in_types: _metric.expect_class_scores(*in_types))
+    return _metric.computed(_summary, y, t, label_num=label_num, beta=beta,
+                            ignore_label=ignore_label)
+
+
+def _summary(y, t, label_num, beta, ignore_label):
     xp = backend.get_array_module(y)
     if label_num is None:
         label_num = int(t.max()) + 1 if t.size else 0
@@ -49,8 +54,7 @@ def classification_summary(y, t, label_num=None, beta=1.0, ignore_label=-1):
         beta_squared = beta * beta
         fbeta = ((1 + beta_squared) * precision * recall
                  / (beta_squared * precision + recall))
-    return (_metric.result(precision), _metric.result(recall),
-            _metric.result(fbeta), _metric.result(support))
+    return precision, recall, fbeta, support
 
 
 def precision(y, t, label_num=None, ignore_label=-1):

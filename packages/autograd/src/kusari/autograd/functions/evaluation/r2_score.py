@@ -38,6 +38,10 @@ def r2_score(pred, true, sample_weight=None, multioutput='uniform_average'):
                          f"{multioutput!r}")
     pred, true = _metric.checked_arrays('r2_score', ('pred', 'true'),
                                         (pred, true), _check)
+    return _metric.computed(_r2_score, pred, true, multioutput=multioutput)
+
+
+def _r2_score(pred, true, multioutput):
     xp = backend.get_array_module(pred)
     residual = ((true - pred) ** 2).sum(axis=0)
     total = ((true - true.mean(axis=0)) ** 2).sum(axis=0)
@@ -45,4 +49,4 @@ def r2_score(pred, true, sample_weight=None, multioutput='uniform_average'):
     score = xp.where(varies, 1 - residual / xp.where(varies, total, 1), 0)
     if multioutput == 'uniform_average':
         score = score.mean()
-    return _metric.result(score, pred.dtype)
+    return xp.asarray(score, dtype=pred.dtype)

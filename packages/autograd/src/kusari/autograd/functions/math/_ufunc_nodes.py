@@ -19,6 +19,7 @@ from kusari.autograd.functions.array.broadcast import sum_to
 from kusari.autograd.functions.array.broadcast import sum_to_shape
 from kusari.autograd.functions.array.reshape import reshape
 from kusari.autograd.graph_optimizations import fusion
+from kusari.autograd.graph_optimizations.static_graph import static_code
 from kusari.autograd.utils import type_check
 from kusari.autograd.utils.array import force_array
 from kusari.autograd.variable import Variable
@@ -255,13 +256,21 @@ def piecewise_constant(name, module, summary, kinds='biuf'):
         if array.dtype.kind not in kinds:
             raise TypeError(f'{name}: x must be an array of {expected} '
                             f'dtype, got {array.dtype}')
-        y = getattr(backend.get_array_module(array), name)(array)
-        return as_variable(force_array(y, array.dtype))
+        return as_variable(_elementwise(name, array))
 
     function.__name__ = function.__qualname__ = name
     function.__module__ = module
     function.__doc__ = summary + _PIECEWISE_CONSTANT_DOC
     return function
+
+
+@static_code
+def _elementwise(name, array):
+    """``xp.<name>(array)`` in the array's dtype, as static code: the
+    function records no node, so a static_graph replay computes it anew
+    this way rather than reusing the recorded array."""
+    y = getattr(backend.get_array_module(array), name)(array)
+    return force_array(y, array.dtype)
 
 
 _PIECEWISE_CONSTANT_DOC = """
