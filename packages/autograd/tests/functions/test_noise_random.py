@@ -14,6 +14,8 @@ from kusari.autograd.functions.noise import gaussian
 from kusari.autograd.utils import type_check
 from kusari.autograd.variable import Variable
 
+from static_replays import check_replays
+
 N = 20000
 
 
@@ -234,3 +236,16 @@ def test_dropconnect_mask_of_the_batch():
     with pytest.raises(ValueError, match=r'mask must be of shape \(4, 3\)'):
         F.simplified_dropconnect(x, W, mask=numpy.ones((2, 4, 3)),
                                  use_batchwise_mask=False)
+
+
+@pytest.mark.parametrize('func, arrays', [
+    (F.gumbel_softmax, lambda rng: (rng.uniform(-2, 0, (3, 4)),)),
+    (lambda x, W: F.simplified_dropconnect(x, W, ratio=0.5),
+     lambda rng: (rng.uniform(-1, 1, (3, 4)), rng.uniform(-1, 1, (2, 4)))),
+    (lambda x, W, mask: F.simplified_dropconnect(x, W, mask=mask),
+     lambda rng: (rng.uniform(-1, 1, (3, 4)), rng.uniform(-1, 1, (2, 4)),
+                  rng.randint(0, 2, (3, 2, 4))))])
+def test_draws_in_a_static_chain_are_made_anew_on_replays(func, arrays):
+    rng = numpy.random.RandomState(0)
+    check_replays(func, [arrays(rng) for _ in range(4)],
+                  before_call=numpy.random.seed)

@@ -1,6 +1,7 @@
 """Gumbel-softmax: a differentiable relaxation of categorical sampling."""
 from kusari.array import backend
 from kusari.autograd.functions.activation.softmax import softmax
+from kusari.autograd.graph_optimizations.static_graph import static_code
 from kusari.autograd.variable import Variable
 from kusari.autograd.variable import as_variable
 from kusari.autograd.utils import type_check
@@ -31,6 +32,13 @@ def gumbel_softmax(log_pi, tau=0.1, axis=1):
     xp = backend.get_array_module(log_pi.array)
     if log_pi.ndim == 0:
         return Variable(xp.ones((), log_pi.dtype))
-    noise = xp.random.gumbel(size=log_pi.shape).astype(log_pi.dtype,
-                                                       copy=False)
-    return softmax((log_pi + noise) / tau, axis=axis)
+    return softmax((log_pi + _gumbel_noise(log_pi.array)) / tau, axis=axis)
+
+
+@static_code
+def _gumbel_noise(log_pi):
+    """Gumbel noise of ``log_pi``'s shape and dtype, drawn as static code:
+    a static chain's replay draws anew."""
+    xp = backend.get_array_module(log_pi)
+    return xp.random.gumbel(size=log_pi.shape).astype(log_pi.dtype,
+                                                      copy=False)

@@ -1,13 +1,13 @@
 """Simplified DropConnect: a linear layer with dropped weights."""
 import math
 
-import numpy
 
 from kusari.array import backend
 from kusari.autograd.functions.array.reshape import reshape
 from kusari.autograd.functions.math import _mixed_dtypes
 from kusari.autograd.functions.math.matmul import matmul
 from kusari.autograd.functions.noise._arguments import check_ratio
+from kusari.autograd.graph_optimizations.static_graph import static_code
 from kusari.autograd.variable import as_array
 from kusari.autograd.variable import as_variable
 from kusari.autograd.utils import type_check
@@ -70,11 +70,7 @@ def simplified_dropconnect(x, W, b=None, ratio=.5, train=True, mask=None,
     x, W = as_variable(x), as_variable(W)
     mask = None if mask is None else as_array(mask)
     mask_shape = _check_shapes(x, W, b, mask, use_batchwise_mask)
-    xp = backend.get_array_module(W.array)
-    if mask is None:
-        mask = xp.random.random_sample(mask_shape) >= ratio
-    scale = numpy.dtype(W.dtype).type(1.0 / (1.0 - ratio))
-    kept = xp.multiply(mask, scale, dtype=W.dtype)
+    kept = _kept_weights(W.array, mask, mask_shape, ratio)
     rows = reshape(x, (x.shape[0], W.shape[1]))
     if use_batchwise_mask:
         y = matmul(W * kept, reshape(rows, rows.shape + (1,)))
@@ -83,3 +79,16 @@ def simplified_dropconnect(x, W, b=None, ratio=.5, train=True, mask=None,
         y = matmul(rows, W * kept, transb=True)
     y = _mixed_dtypes.as_dtype_of(x, y)
     return y if b is None else y + b
+
+
+@static_code
+def _kept_weights(W, mask, mask_shape, ratio):
+    """The factor of each weight, ``mask / (1 - ratio)`` in W's dtype, with
+    ``mask`` drawn (``mask_shape``, kept with probability ``1 - ratio``)
+    where None: static code, so that a static chain's replay draws anew
+    (or reads that call's mask)."""
+    xp = backend.get_array_module(W)
+    if mask is None:
+        mask = xp.random.random_sample(mask_shape) >= ratio
+    scale = W.dtype.type(1.0 / (1.0 - ratio))
+    return xp.multiply(mask, scale, dtype=W.dtype)
