@@ -25,20 +25,22 @@ def computed(compute, *arrays, **options):
     of them) as Variables needing no gradient. It runs as static code, so
     that a static_graph replay computes the metric of that call's arrays
     rather than returning the recorded one."""
-    results = _run(compute, arrays, options)
-    if isinstance(results, tuple):
-        return tuple([Variable(r, requires_grad=False) for r in results])
-    return Variable(results, requires_grad=False)
+    return _each(_run(compute, arrays, options),
+                 lambda r: Variable(r, requires_grad=False))
 
 
 @static_code
 def _run(compute, arrays, options):
     """``compute``'s results, each made an array (a 0-d result stays
     one), in its own dtype."""
-    results = compute(*arrays, **options)
+    return _each(compute(*arrays, **options), force_array)
+
+
+def _each(results, make):
+    """``make`` of each of a tuple of results, or of the one result."""
     if isinstance(results, tuple):
-        return tuple([force_array(r) for r in results])
-    return force_array(results)
+        return tuple([make(r) for r in results])
+    return make(results)
 
 
 def expect_class_scores(y_type, t_type):
