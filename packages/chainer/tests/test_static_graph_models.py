@@ -94,16 +94,25 @@ class StaticResidualBlock(ResidualBlock):
         return ResidualBlock.forward(self, x)
 
 
-def _train(model, optimizer, x_shape, seed=0):
-    """STEPS optimizer steps of softmax cross-entropy on random data; the
-    model's parameters after them, by name."""
+def _train(model, optimizer, x_shape, seed=0, through_lossfun=False):
+    """STEPS optimizer steps of softmax cross-entropy on random data (by
+    ``update(lossfun, x, t)``, which updates the parameters of replays
+    inside their backward, or backward then ``update()``); the model's
+    parameters after them, by name."""
     rng = numpy.random.RandomState(seed)
     numpy.random.seed(seed)  # initial weights
     optimizer.setup(model)
+
+    def lossfun(x, t):
+        return F.softmax_cross_entropy(model(x), t)
+
     for _ in range(STEPS):
         x = rng.uniform(-1, 1, x_shape).astype(numpy.float32)
         t = rng.randint(0, 3, x_shape[0]).astype(numpy.int32)
-        loss = F.softmax_cross_entropy(model(x), t)
+        if through_lossfun:
+            optimizer.update(lossfun, x, t)
+            continue
+        loss = lossfun(x, t)
         model.cleargrads()
         loss.backward()
         optimizer.update()
@@ -129,32 +138,44 @@ def _models(static_class, dynamic_class, *args):
     return static, dynamic_class(*args)
 
 
-def test_the_seed_mlp_trains_as_define_by_run():
+# Both ways of training: backward then update(), and update(lossfun),
+# where the parameters of replays are updated inside their backward.
+lossfun_or_not = pytest.mark.parametrize(
+    'through_lossfun', [False, True], ids=['backward+update', 'lossfun'])
+
+
+@lossfun_or_not
+def test_the_seed_mlp_trains_as_define_by_run(through_lossfun):
     static, dynamic = _models(MLP, DynamicMLP, 10, 3)
-    _same_parameters(_train(static, chainer.optimizers.Adam(), (5, 7)),
+    _same_parameters(_train(static, chainer.optimizers.Adam(), (5, 7),
+                            through_lossfun=through_lossfun),
                      _train(dynamic, chainer.optimizers.Adam(), (5, 7)),
                      exact=True)
     assert static.static_schedule.generation > 0  # the last call replayed
 
 
-def test_lenet_trains_as_define_by_run():
+@lossfun_or_not
+def test_lenet_trains_as_define_by_run(through_lossfun):
     static, dynamic = _models(StaticLeNet, LeNet)
     shape = (4, 1, 14, 14)
     _same_parameters(
-        _train(static, chainer.optimizers.MomentumSGD(lr=0.1), shape),
+        _train(static, chainer.optimizers.MomentumSGD(lr=0.1), shape,
+               through_lossfun=through_lossfun),
         _train(dynamic, chainer.optimizers.MomentumSGD(lr=0.1), shape),
         exact=True)
     assert static.static_schedule.generation > 0
 
 
+@lossfun_or_not
 @pytest.mark.parametrize('train', [True, False])
 def test_a_residual_block_with_batch_normalization_trains_as_define_by_run(
-        train):
+        train, through_lossfun):
     static, dynamic = _models(StaticResidualBlock, ResidualBlock)
     shape = (4, 3, 5, 5)
     with chainer.using_config('train', train):
         _same_parameters(
-            _train(static, chainer.optimizers.MomentumSGD(lr=0.1), shape),
+            _train(static, chainer.optimizers.MomentumSGD(lr=0.1), shape,
+                   through_lossfun=through_lossfun),
             _train(dynamic, chainer.optimizers.MomentumSGD(lr=0.1), shape),
             exact=True)
     assert static.static_schedule.generation > 0
@@ -188,7 +209,7 @@ class StaticLanguageModel(LanguageModel):
         return LanguageModel.forward(self, tokens)
 
 
-def _train_language_model(model, bprop_len=4):
+def _train_language_model(model, bprop_len=4, through_lossfun=False):
     """STEPS updates of truncated BPTT over a random token stream, the
     LSTM states carried on (and reset halfway); the parameters after
     them, and how many calls were replays."""
@@ -198,28 +219,41 @@ def _train_language_model(model, bprop_len=4):
     optimizer = chainer.optimizers.SGD(lr=0.5)
     optimizer.setup(model)
     replays = 0
-    for step in range(STEPS):
-        if step == STEPS // 2:
-            model.lstm1.reset_state()
-            model.lstm2.reset_state()
+    losses = []
+
+    def lossfun(step):
+        nonlocal replays
         loss = 0
         for i in range(step * bprop_len, (step + 1) * bprop_len):
             y = model(stream[:, i])
             replays += isinstance(y.creator, StaticScheduleFunction)
             loss += F.softmax_cross_entropy(y, stream[:, i + 1])
-        model.cleargrads()
-        loss.backward()
-        loss.unchain_backward()
-        optimizer.update()
+        losses.append(loss)
+        return loss
+
+    for step in range(STEPS):
+        if step == STEPS // 2:
+            model.lstm1.reset_state()
+            model.lstm2.reset_state()
+        if through_lossfun:
+            optimizer.update(lossfun, step)
+        else:
+            loss = lossfun(step)
+            model.cleargrads()
+            loss.backward()
+            optimizer.update()
+        losses.pop().unchain_backward()
     return ({name: param.array.copy() for name, param
              in model.namedparams()}, replays)
 
 
-def test_an_lstm_language_model_trains_as_define_by_run():
+@lossfun_or_not
+def test_an_lstm_language_model_trains_as_define_by_run(through_lossfun):
     static, dynamic = _models(StaticLanguageModel, LanguageModel)
     # The gradients of the weights used on every step are summed in
     # another order (a replay returns one per call): float32 rounding.
-    static_parameters, replays = _train_language_model(static)
+    static_parameters, replays = _train_language_model(
+        static, through_lossfun=through_lossfun)
     _same_parameters(static_parameters, _train_language_model(dynamic)[0],
                      exact=False)
     # Most calls replayed, reading and setting the LSTM states.

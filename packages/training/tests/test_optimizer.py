@@ -6,12 +6,13 @@ import warnings
 import numpy
 import pytest
 
-from kusari.autograd import Parameter
+from kusari.autograd import FunctionNode, Parameter, Variable
+from kusari.autograd.graph_optimizations.static_graph import static_graph
 from kusari.autograd.functions.math.sum import sum as f_sum
 from kusari.links import Chain, Link
 from kusari.serializers import (Deserializer, DictionarySerializer,
                                 NpzDeserializer, load_npz, save_npz)
-from kusari.training import optimizer, optimizers
+from kusari.training import optimizer, optimizer_hooks, optimizers
 
 
 class Layer(Link):
@@ -678,3 +679,100 @@ def test_rule_state_loads_as_chainer_does():
     rule.enabled = False
     rule.serialize(_DictLoader(partial))
     assert rule.state is None
+
+
+# -- updates inside the backward of static replays ----------------------
+
+class StaticModel(Model):
+    @static_graph
+    def forward(self, x):
+        return Model.forward(self, x)
+
+
+class _Probe(FunctionNode):
+    """Identity whose backward, which runs after the model's, notes the
+    array of the parameter it watches."""
+
+    def __init__(self, param):
+        self.param = param
+        self.seen = None
+
+    def forward(self, inputs):
+        return inputs[0].copy(),
+
+    def backward(self, indexes, grad_outputs):
+        self.seen = self.param.array.copy()
+        return grad_outputs
+
+
+def _train_through_lossfun(model, steps=4, configure=lambda opt: None):
+    """``steps`` updates of ``update(lossfun)``, the model called twice in
+    each; per step, whether the first layer's weight had changed by the
+    time the backward passed the model's input."""
+    opt = optimizers.Adam(alpha=0.01).setup(model)
+    configure(opt)
+    changed = []
+    for step in range(steps):
+        W = model.l1.W
+        probe = _Probe(W)
+        before = W.array.copy()
+
+        def lossfun():
+            h, = probe.apply((Variable(_x(step)),))
+            return _loss(model, h)
+
+        opt.update(lossfun)
+        changed.append(not numpy.array_equal(probe.seen, before))
+    return opt, changed
+
+
+def _same_parameters(a, b):
+    for (name, p), (_, q) in zip(sorted(a.namedparams()),
+                                 sorted(b.namedparams())):
+        numpy.testing.assert_array_equal(p.array, q.array, err_msg=name)
+
+
+def test_replays_update_their_parameters_inside_backward():
+    static_opt, static_changed = _train_through_lossfun(StaticModel())
+    dynamic_opt, dynamic_changed = _train_through_lossfun(Model())
+    # Both calls of the first step record; from the second step on, the
+    # second call replays (its schedule was checked against the first's),
+    # and the parameters a replay reads are updated as soon as the last
+    # function reading them has run its backward.
+    assert static_changed == [False, True, True, True]
+    assert dynamic_changed == [False] * 4
+    assert static_opt.t == dynamic_opt.t == 4
+    _same_parameters(static_opt.target, dynamic_opt.target)
+    for (_, p), (_, q) in zip(sorted(static_opt.target.namedparams()),
+                              sorted(dynamic_opt.target.namedparams())):
+        assert p.update_rule.t == q.update_rule.t == 4
+        numpy.testing.assert_array_equal(p.update_rule.state['v'],
+                                         q.update_rule.state['v'])
+
+
+@pytest.mark.parametrize('configure', [
+    lambda opt: opt.add_hook(optimizer_hooks.WeightDecay(0.1)),
+    lambda opt: opt.loss_scaling(scale=4.0),
+    lambda opt: opt.loss_scaling(),
+    lambda opt: opt.target.l1.W.update_rule.add_hook(
+        optimizer_hooks.GradientHardClipping(-0.5, 0.5)),
+], ids=['optimizer hook', 'loss scale', 'dynamic loss scale', 'rule hook'])
+def test_updates_wait_for_the_backward_where_a_hook_needs_it(configure):
+    # Each needs the gradients before any update, or changes one in place.
+    static_opt, static_changed = _train_through_lossfun(
+        StaticModel(), configure=configure)
+    dynamic_opt, _ = _train_through_lossfun(Model(), configure=configure)
+    assert static_changed == [False] * 4
+    _same_parameters(static_opt.target, dynamic_opt.target)
+
+
+def test_without_lossfun_updates_wait_for_the_call():
+    model = StaticModel()
+    opt = optimizers.SGD(lr=0.1).setup(model)
+    for step in range(4):
+        before = model.l1.W.array.copy()
+        model.cleargrads()
+        _loss(model, _x(step)).backward()
+        numpy.testing.assert_array_equal(model.l1.W.array, before)
+        opt.update()
+        assert not numpy.array_equal(model.l1.W.array, before)

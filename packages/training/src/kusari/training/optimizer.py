@@ -13,6 +13,8 @@ import warnings
 import numpy
 
 from kusari.array import backend
+from kusari.autograd.graph_optimizations.static_graph import \
+    replayed_parameters
 from kusari.links.link import Link
 from kusari.training import optimizer_hooks
 from kusari.training.update_rule import Hyperparameter  # NOQA
@@ -271,6 +273,10 @@ class Optimizer:
                                         self._loss_scale * multiplier))
 
 
+def _without_hooks(rule):
+    return rule is not None and not rule._hooks.pre and not rule._hooks.post
+
+
 def _all_finite(grad):
     if grad.dtype == numpy.float64:
         return bool(backend.get_array_module(grad).isfinite(grad).all())
@@ -342,24 +348,65 @@ class GradientMethod(Optimizer):
         gradients left None become zeros, the ``'pre'`` hooks run, each
         parameter is updated (unless dynamic loss scaling found a
         non-finite gradient), and the ``'post'`` hooks run.
+
+        With ``lossfun``, the parameters that replays of static chains
+        (:func:`~kusari.autograd.static_graph`) read in this forward pass
+        are updated inside their backward, each as soon as its gradient
+        is final, where nothing needs every gradient first or changes
+        one: no ``'pre'`` hook of the optimizer, no hook of the
+        parameter's rule, no loss scaling. The result is the same as
+        updating after backward.
         """
         self._check_set_up('update')
+        updated = None
         if lossfun is not None:
             loss = lossfun(*args, **kwds)
             if self._use_cleargrads:
                 self.target.cleargrads()
             else:
                 self.target.zerograds()
-            loss.backward(loss_scale=self._loss_scale)
+            updated = self._backward(loss)
             del loss
         self.reallocate_cleared_grads()
         self.check_nan_in_grads()
         self.call_hooks('pre')
-        self.t += 1
+        if updated is None:
+            self.t += 1
         if not self._loss_scaling_isnan:
             for param in self.target.params():
-                if param.update_rule is not None:
+                if param.update_rule is not None and (
+                        updated is None or id(param) not in updated):
                     param.update()
         self.reallocate_cleared_grads()
         self.call_hooks('post')
         self.update_loss_scale()
+
+    def _backward(self, loss):
+        """``loss.backward()``, updating the parameters that static
+        replays own as their gradients become final (see :meth:`update`);
+        the ids of those updated, or None where none could be (the
+        optimizer's count :attr:`t` is then still to be advanced)."""
+        if self._hooks.pre or self._loss_scale is not None or \
+                self._loss_scaling_is_dynamic:
+            owned = ()
+        else:
+            owned = [param for param in replayed_parameters(self.target)
+                     if _without_hooks(param.update_rule)]
+        if not owned:
+            loss.backward(loss_scale=self._loss_scale)
+            return None
+        self.t += 1
+        updated = set()
+
+        def update_now(param):
+            param.update()
+            updated.add(id(param))
+
+        handles = [param.register_post_accumulate_grad_hook(update_now)
+                   for param in owned]
+        try:
+            loss.backward()
+        finally:
+            for handle in handles:
+                handle.remove()
+        return updated

@@ -1157,6 +1157,14 @@ class ScheduleManager:
             for schedule in schedules:
                 schedule.in_use = False
 
+    def replayed_parameters(self):
+        """The parameters read by the replays of the forward pass in
+        progress: those whose gradients a replay's backward computes."""
+        return [param for schedules in self.schedules.values()
+                for schedule in schedules if schedule.in_use and
+                isinstance(schedule.user(), StaticScheduleFunction)
+                for _, param in schedule.leaves]
+
     def __call__(self, chain, args, kwargs):
         inputs, key = _signature(args, kwargs)
         config = configuration.config
@@ -1247,6 +1255,20 @@ class ScheduleManager:
         counts = ', '.join(str(len(s)) for s in self.schedules.values())
         return (f'<ScheduleManager of {self.name}: schedules per signature: '
                 f'[{counts}]>')
+
+
+def replayed_parameters(link):
+    """The parameters of ``link`` (and the links below it) that the
+    replays of static chains among them read in the forward pass in
+    progress, each once: a replay's backward computes their gradients (an
+    optimizer updates those as it hands them over)."""
+    found = {}
+    for sublink in link.links():
+        manager = vars(sublink).get('schedule_manager')
+        if manager is not None:
+            for param in manager.replayed_parameters():
+                found[id(param)] = param
+    return list(found.values())
 
 
 def _mark_end(schedule, outputs):
