@@ -350,7 +350,8 @@ class GradientMethod(Optimizer):
         non-finite gradient), and the ``'post'`` hooks run.
 
         With ``lossfun``, the parameters that replays of static chains
-        (:func:`~kusari.autograd.static_graph`) read in this forward pass
+        read in this forward pass (see
+        :func:`~kusari.autograd.graph_optimizations.static_graph.replayed_parameters`)
         are updated inside their backward, each as soon as its gradient
         is final, where nothing needs every gradient first or changes
         one: no ``'pre'`` hook of the optimizer, no hook of the

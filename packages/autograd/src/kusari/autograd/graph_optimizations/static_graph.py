@@ -41,6 +41,11 @@ replay node, not the recorded ones. Where the backward records a graph
 arrays it kept, and run their ``backward`` on Variables: higher-order
 gradients flow through a replay as through define-by-run, without running
 any of its forward again.
+
+The parameters a replay reads are its inputs, and their gradients are
+final once the last node reading them has run its backward: an
+optimizer's ``update(lossfun)`` updates them there, inside the backward
+pass (:func:`replayed_parameters` names them).
 """
 import contextlib
 import copy
