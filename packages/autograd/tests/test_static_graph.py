@@ -18,7 +18,8 @@ from kusari.autograd import functions as F
 from kusari.autograd import grad
 from kusari.autograd import gradient_check
 from kusari.autograd.graph_optimizations.static_graph import (
-    DynamicGraphError, StaticScheduleFunction, static_code, static_graph)
+    DynamicGraphError, StaticScheduleFunction, replayed_parameters,
+    static_code, static_graph)
 
 
 class _Model:
@@ -833,3 +834,24 @@ def test_a_replayed_schedule_is_checked_again_now_and_then():
                 model(changed)  # the 9th records again, and differs
     schedules, = model.schedule_manager.schedules.values()
     assert schedules[0].generation == 8
+
+
+def _ids(params):
+    return sorted(id(p) for p in params)
+
+
+def test_replayed_parameters_are_those_a_pending_backward_of_a_replay_gives():
+    model = StaticMLP()
+    x = numpy.ones((2, 5), numpy.float32)
+    for _ in range(2):  # the recordings: define-by-run nodes
+        y = model(x)
+        assert replayed_parameters(model) == []
+        F.sum(y).backward()
+    y = model(x)
+    assert isinstance(y.creator, StaticScheduleFunction)
+    assert _ids(replayed_parameters(model)) == _ids(model.params())
+    F.sum(y).backward()  # ends the forward pass
+    assert replayed_parameters(model) == []
+    with using_config('enable_backprop', False):
+        model(x)  # a replay with no backward to come
+    assert replayed_parameters(model) == []

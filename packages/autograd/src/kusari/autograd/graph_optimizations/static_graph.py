@@ -73,6 +73,7 @@ from kusari.autograd.variable import VariableNode
 _is_array = backend.is_array_supported
 _new = object.__new__
 _state = threading.local()  # trace: the recording in progress, if any
+_managers = weakref.WeakSet()  # every live ScheduleManager
 
 
 class DynamicGraphError(RuntimeError):
@@ -1155,6 +1156,7 @@ class ScheduleManager:
         self.name = f'{type(chain).__name__}.{func.__name__}'
         self.verbosity_level = verbosity_level
         self.schedules = {}
+        _managers.add(self)
 
     def end_forward(self):
         """End the forward pass: every schedule is free for the next."""
@@ -1268,7 +1270,9 @@ def replayed_parameters(link):
     progress, each once: a replay's backward computes their gradients (an
     optimizer updates those as it hands them over)."""
     found = {}
-    for sublink in link.links():
+    if not _managers:  # no static chain at all: nothing to walk
+        return []
+    for sublink in _owners(link):
         manager = vars(sublink).get('schedule_manager')
         if manager is not None:
             for param in manager.replayed_parameters():
