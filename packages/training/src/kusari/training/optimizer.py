@@ -274,6 +274,8 @@ class Optimizer:
 
 
 def _without_hooks(rule):
+    """Whether ``rule`` is an update rule with no hook of its own (a hook
+    may read or change the gradient around the update)."""
     return rule is not None and not rule._hooks.pre and not rule._hooks.post
 
 

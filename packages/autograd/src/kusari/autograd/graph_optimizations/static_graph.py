@@ -1269,9 +1269,9 @@ def replayed_parameters(link):
     replays of static chains among them read in the forward pass in
     progress, each once: a replay's backward computes their gradients (an
     optimizer updates those as it hands them over)."""
-    found = {}
     if not _managers:  # no static chain at all: nothing to walk
         return []
+    found = {}
     for sublink in _owners(link):
         manager = vars(sublink).get('schedule_manager')
         if manager is not None:
