@@ -260,3 +260,29 @@ def test_an_lstm_language_model_trains_as_define_by_run(through_lossfun):
     assert replays > STEPS * 4 // 2
     numpy.testing.assert_allclose(static.lstm2.h.array,
                                   dynamic.lstm2.h.array, rtol=1e-5)
+
+
+def _trained_by_trainer(model, out):
+    """The parameters of ``model`` after a Trainer's 12 iterations over a
+    random dataset (StandardUpdater: ``update(lossfun)``, which updates
+    the parameters of replays inside their backward)."""
+    rng = numpy.random.RandomState(0)
+    numpy.random.seed(0)  # initial weights (drawn at the first call)
+    dataset = chainer.datasets.TupleDataset(
+        rng.uniform(-1, 1, (60, 7)).astype(numpy.float32),
+        rng.randint(0, 3, 60).astype(numpy.int32))
+    classifier = L.Classifier(model)
+    optimizer = chainer.optimizers.Adam()
+    optimizer.setup(classifier)
+    iterator = chainer.iterators.SerialIterator(dataset, 5, shuffle=False)
+    updater = chainer.training.updaters.StandardUpdater(iterator, optimizer)
+    chainer.training.Trainer(updater, (12, 'iteration'), out=out).run()
+    return {name: param.array.copy() for name, param in model.namedparams()}
+
+
+def test_the_seed_mlp_trains_through_a_trainer_as_define_by_run(tmp_path):
+    static, dynamic = _models(MLP, DynamicMLP, 10, 3)
+    _same_parameters(_trained_by_trainer(static, tmp_path / 'static'),
+                     _trained_by_trainer(dynamic, tmp_path / 'dynamic'),
+                     exact=True)
+    assert static.static_schedule.generation > 0
