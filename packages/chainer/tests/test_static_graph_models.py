@@ -116,6 +116,11 @@ def _train(model, optimizer, x_shape, seed=0, through_lossfun=False):
         model.cleargrads()
         loss.backward()
         optimizer.update()
+    return _parameters_of(model)
+
+
+def _parameters_of(model):
+    """Copies of ``model``'s parameter arrays, by name."""
     return {name: param.array.copy() for name, param in model.namedparams()}
 
 
@@ -243,8 +248,7 @@ def _train_language_model(model, bprop_len=4, through_lossfun=False):
             loss.backward()
             optimizer.update()
         losses.pop().unchain_backward()
-    return ({name: param.array.copy() for name, param
-             in model.namedparams()}, replays)
+    return _parameters_of(model), replays
 
 
 @lossfun_or_not
@@ -277,7 +281,7 @@ def _trained_by_trainer(model, out):
     iterator = chainer.iterators.SerialIterator(dataset, 5, shuffle=False)
     updater = chainer.training.updaters.StandardUpdater(iterator, optimizer)
     chainer.training.Trainer(updater, (12, 'iteration'), out=out).run()
-    return {name: param.array.copy() for name, param in model.namedparams()}
+    return _parameters_of(model)
 
 
 def test_the_seed_mlp_trains_through_a_trainer_as_define_by_run(tmp_path):

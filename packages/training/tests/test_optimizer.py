@@ -726,9 +726,15 @@ def _train_through_lossfun(model, steps=4, configure=lambda opt: None):
     return opt, changed
 
 
+def _pairs(a, b):
+    """``(name, parameter of a, parameter of b)`` for each parameter name
+    of the links a and b (which have the same ones)."""
+    return [(name, p, q) for (name, p), (_, q)
+            in zip(sorted(a.namedparams()), sorted(b.namedparams()))]
+
+
 def _same_parameters(a, b):
-    for (name, p), (_, q) in zip(sorted(a.namedparams()),
-                                 sorted(b.namedparams())):
+    for name, p, q in _pairs(a, b):
         numpy.testing.assert_array_equal(p.array, q.array, err_msg=name)
 
 
@@ -743,8 +749,7 @@ def test_replays_update_their_parameters_inside_backward():
     assert dynamic_changed == [False] * 4
     assert static_opt.t == dynamic_opt.t == 4
     _same_parameters(static_opt.target, dynamic_opt.target)
-    for (_, p), (_, q) in zip(sorted(static_opt.target.namedparams()),
-                              sorted(dynamic_opt.target.namedparams())):
+    for _, p, q in _pairs(static_opt.target, dynamic_opt.target):
         assert p.update_rule.t == q.update_rule.t == 4
         numpy.testing.assert_array_equal(p.update_rule.state['v'],
                                          q.update_rule.state['v'])
