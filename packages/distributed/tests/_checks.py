@@ -19,6 +19,7 @@ from numpy.testing import assert_allclose
 
 import kusari.distributed as kd
 from kusari.distributed.communicators import _shared_sum
+from kusari.autograd import Parameter
 from kusari.autograd import Variable
 from kusari.autograd import functions as F
 from kusari.datasets.iterators import SerialIterator
@@ -361,6 +362,64 @@ def check_dummy_leaves_gradients(comm):
         optimizer.update(loss_of(model), x, t)
         alone_optimizer.update(loss_of(alone), x, t)
     assert_same_params(model, alone, rtol=0, atol=0)
+
+
+class _Grads(Chain):
+    """Four parameters, for gradients in each form backward may leave."""
+
+    def __init__(self):
+        super().__init__()
+        with self.init_scope():
+            for name in 'wbuv':
+                setattr(self, name, Parameter(numpy.zeros(4, numpy.float32)))
+
+
+@check()
+def check_means_written_into_the_gradients(comm):
+    # As ChainerMN's: the mean goes into the gradient array backward
+    # left, where that array is the parameter's own; where writing it
+    # would change another holder, into a new array.
+    with_mpi = kd.create_communicator('naive')
+    with_mpi._shared_sum = None
+    dummy = kd.create_communicator('dummy')
+    for communicator, overlap in ((comm, True), (comm, False),
+                                  (with_mpi, True), (with_mpi, False),
+                                  (dummy, True)):
+        model = _Grads()
+        optimizer = kd.create_multi_node_optimizer(
+            optimizers.SGD(lr=0.0), communicator, overlap=overlap)
+        optimizer.setup(model)
+        own = numpy.arange(4, dtype=numpy.float32) * (comm.rank + 1)
+        shared = numpy.full(4, comm.rank + 2, numpy.float32)
+        in_graph = Variable(numpy.full(4, comm.rank, numpy.float32)) * 3
+        model.w.grad = own
+        model.b.grad = numpy.broadcast_to(numpy.float32(comm.rank), (4,))
+        model.u.grad_var = in_graph
+        model.v.grad = shared
+        local = {name: getattr(model, name).grad.copy() for name in 'wbuv'}
+        optimizer.update()
+        case = f'{type(communicator).__name__}, overlap={overlap}'
+        for name in 'wbuv':
+            expected = local[name] if communicator is dummy else \
+                comm.allreduce(local[name]) / comm.size
+            grad = getattr(model, name).grad
+            assert_allclose(grad, expected, rtol=1e-6, err_msg=(case, name))
+            assert grad.flags.writeable, (case, name)
+        assert model.w.grad is own, case
+        assert model.v.grad is shared, case
+        # The graph's array is left as it was.
+        assert model.u.grad is not in_graph.array, case
+        assert_allclose(in_graph.array, 3 * comm.rank, err_msg=case)
+        # Of two parameters whose gradient is one array, one mean is
+        # written into it, the other into a new array.
+        both = numpy.full(4, comm.rank, numpy.float32)
+        model.u.grad = model.b.grad = both
+        optimizer.update()
+        for name in 'bu':
+            assert_allclose(getattr(model, name).grad,
+                            comm.rank if communicator is dummy else
+                            (comm.size - 1) / 2, err_msg=(case, name))
+        assert (model.b.grad is both) != (model.u.grad is both), case
 
 
 @check()

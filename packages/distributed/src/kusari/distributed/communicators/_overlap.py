@@ -9,7 +9,7 @@ optimizer waits for them all before its update.
 """
 import weakref
 
-from kusari.array import backend
+from kusari.distributed.communicators import _packing
 
 CALL = 'multi_node_mean_grad'
 # Elements a bucket holds at least (but its last layer's): enough that a
@@ -66,8 +66,8 @@ class BackwardOverlap:
     (gradients accumulated over several passes), the reductions started
     are dropped and the gradients averaged once, blocking, as the
     optimizer does without overlap. The means are those of
-    :meth:`multi_node_mean_grad`, in the same dtype; each gradient becomes
-    a view of its bucket.
+    :meth:`multi_node_mean_grad`, written where it writes them (see
+    :func:`._packing.writable_grads`).
 
     Args:
         communicator: A communicator with ``_start_grad_mean`` (those of
@@ -84,6 +84,8 @@ class BackwardOverlap:
             [param.dtype for param in params])
         self._bucket_of = [index for index, bucket in enumerate(self._buckets)
                            for _ in bucket]
+        # Each bucket's packed buffer, kept from step to step.
+        self._buffers = [None] * len(self._buckets)
         self._hooks = []
         for index, param in enumerate(params):
             hook = _Hook(self, index)
@@ -116,19 +118,13 @@ class BackwardOverlap:
 
     def _start(self, index):
         """Start averaging the gradients of bucket ``index``."""
-        params = self._buckets[index]
-        grads = []
-        for param in params:
-            if param.grad is None:
-                array = param.array
-                with backend.get_device_from_array(array):
-                    param.grad = backend.get_array_module(array).zeros_like(
-                        array)
-            grads.append(param.grad)
-        xp = self._communicator._buffer_module(grads)
-        buffer = xp.empty(sum(g.size for g in grads), self._dtype)
-        self._started.append((params, buffer, self._communicator
-                              ._start_grad_mean(buffer, CALL, grads)))
+        grads = [_packing.grad_or_zeros(param)
+                 for param in self._buckets[index]]
+        self._buffers[index] = buffer = _packing.reuse(
+            self._buffers[index], self._communicator._buffer_module(grads),
+            sum(g.size for g in grads), self._dtype)
+        self._started.append(
+            self._communicator._start_grad_mean(buffer, CALL, grads))
 
     def _start_rest(self):
         while len(self._started) < len(self._buckets):
@@ -139,7 +135,7 @@ class BackwardOverlap:
         does), keeping none of it."""
         if self._started:
             self._start_rest()
-        for _, _, wait in self._started:
+        for wait in self._started:
             wait()
         self._reset()
 
@@ -152,18 +148,9 @@ class BackwardOverlap:
             return
         self._start_rest()
         try:
-            for params, buffer, wait in self._started:
-                wait()
-                offset = 0
-                for param in params:
-                    array = param.array
-                    mean = buffer[offset:offset + array.size].reshape(
-                        array.shape)
-                    offset += array.size
-                    if mean.dtype != array.dtype or \
-                            type(mean) is not type(array):
-                        mean = backend.get_device_from_array(array).send(
-                            mean).astype(array.dtype, copy=False)
-                    param.grad = mean
+            grads = iter(_packing.writable_grads(
+                [param for bucket in self._buckets for param in bucket]))
+            for bucket, wait in zip(self._buckets, self._started):
+                wait([next(grads) for _ in bucket])
         finally:
             self._reset()

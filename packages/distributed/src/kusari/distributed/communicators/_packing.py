@@ -16,15 +16,55 @@ def named_grads(model, zero_fill):
     """
     entries = []
     for path, param in model.namedparams(include_uninit=False):
-        if param.grad is None:
-            if not zero_fill:
-                continue
-            array = param.array
-            with backend.get_device_from_array(array):
-                param.grad = backend.get_array_module(array).zeros_like(
-                    array)
-        entries.append((path, param))
+        if zero_fill:
+            grad_or_zeros(param)
+        if param.grad is not None:
+            entries.append((path, param))
     return entries
+
+
+def grad_or_zeros(param):
+    """The gradient of ``param``; a zero one, made its gradient, where it
+    has none."""
+    if param.grad is None:
+        param.grad = _new_like(param.array, zeros=True)
+    return param.grad
+
+
+def writable_grads(params):
+    """The arrays to write the mean gradients of ``params`` into: each
+    parameter's own gradient, in place, where it is an array of its own
+    (as ChainerMN writes the means); else a new array, made its gradient.
+
+    A gradient is not written in place where backward left a view (of
+    another array, or a read-only broadcast), the array of an earlier
+    parameter's gradient, or a variable in a graph (double backprop):
+    writing it would change what else holds it.
+    """
+    grads, seen = [], set()
+    for param in params:
+        grad = param.grad
+        if grad is None or id(grad) in seen or not _owned(param):
+            grad = _new_like(param.array)
+            param.grad = grad
+        seen.add(id(grad))
+        grads.append(grad)
+    return grads
+
+
+def _owned(param):
+    grad = param.grad
+    return (grad.base is None and grad.flags.c_contiguous
+            and getattr(grad.flags, 'writeable', True)
+            and param.grad_var.creator_node is None)
+
+
+def _new_like(array, zeros=False):
+    """An array of ``array``'s shape and dtype on its device: zeros, or
+    uninitialized."""
+    xp = backend.get_array_module(array)
+    with backend.get_device_from_array(array):
+        return (xp.zeros_like if zeros else xp.empty_like)(array)
 
 
 def layout(names, arrays):
@@ -48,12 +88,17 @@ class Buffers:
         reused when the last one taken from this slot fits."""
         slot = self._next
         self._next = 1 - slot
-        buffer = self._buffers[slot]
-        if buffer is None or buffer.size != size or buffer.dtype != dtype \
-                or backend.get_array_module(buffer) is not xp:
-            buffer = xp.empty(size, dtype)
-            self._buffers[slot] = buffer
-        return buffer
+        self._buffers[slot] = reuse(self._buffers[slot], xp, size, dtype)
+        return self._buffers[slot]
+
+
+def reuse(buffer, xp, size, dtype):
+    """``buffer`` where it is a flat array of ``size`` elements of
+    ``dtype`` from ``xp``; else a new one."""
+    if buffer is None or buffer.size != size or buffer.dtype != dtype \
+            or backend.get_array_module(buffer) is not xp:
+        buffer = xp.empty(size, dtype)
+    return buffer
 
 
 def pack(arrays, buffer, scale=None):
@@ -75,23 +120,27 @@ def pack(arrays, buffer, scale=None):
     return buffer
 
 
-def unpack(buffer, params, attribute):
-    """Write the consecutive segments of ``buffer`` into the ``attribute``
-    (``'grad'`` or ``'array'``) of each parameter, in its dtype and on its
-    device; a parameter whose gradient is None gets a new array."""
+def unpack(buffer, arrays):
+    """Copy the consecutive segments of the flat ``buffer`` into
+    ``arrays``, in place, cast to their dtype (and to their device, where
+    they differ)."""
     offset = 0
-    for param in params:
-        target = getattr(param, attribute)
-        reference = param.array
-        size = reference.size
-        segment = buffer[offset:offset + size].reshape(reference.shape)
+    for array in arrays:
+        size = array.size
+        backend.copyto(array, buffer[offset:offset + size].reshape(
+            array.shape))
         offset += size
-        if target is None:
-            device = backend.get_device_from_array(reference)
-            setattr(param, attribute,
-                    device.send(segment).astype(reference.dtype, copy=True))
-        else:
-            backend.copyto(target, segment)
+
+
+def unpacked_after(wait, buffer):
+    """``finish(outputs=None)``: ``wait()``, then the flat ``buffer``
+    unpacked into ``outputs`` where given (the function that
+    ``_start_grad_mean`` of the communicators returns)."""
+    def finish(outputs=None):
+        wait()
+        if outputs is not None:
+            unpack(buffer, outputs)
+    return finish
 
 
 def _mover(buffer):

@@ -437,7 +437,7 @@ class MpiCommunicatorBase(_base.CommunicatorBase):
             numpy.result_type(*[a.dtype for a in arrays]))
         _packing.pack(arrays, buffer)
         self._complete_broadcast(buffer, 'bcast_data')
-        _packing.unpack(buffer, [param for _, param in entries], 'array')
+        _packing.unpack(buffer, arrays)
 
     def multi_node_mean_grad(self, model, zero_fill=False):
         self._start_mean_grad(model, zero_fill, 'multi_node_mean_grad')()
@@ -460,11 +460,7 @@ class MpiCommunicatorBase(_base.CommunicatorBase):
             self._buffer_module(grads), sum(g.size for g in grads), dtype)
         wait = self._start_grad_mean(buffer, call, grads)
         params = [param for _, param in entries]
-
-        def finish():
-            wait()
-            _packing.unpack(buffer, params, 'grad')
-        return finish
+        return lambda: wait(_packing.writable_grads(params))
 
     # -- what the kinds of communicator decide ------------------------
 
@@ -491,12 +487,15 @@ class MpiCommunicatorBase(_base.CommunicatorBase):
     def _start_grad_mean(self, target, call, sources=None):
         """Start averaging gradients over the ranks in the flat buffer
         ``target``: ``sources`` packed into it one after another, or (None)
-        what it holds; return the function that waits for the mean.
+        what it holds; return ``finish(outputs=None)``, which waits for the
+        mean and writes it into ``target``, or, given ``outputs`` (arrays
+        of as many elements in all), into their consecutive segments of
+        it.
 
         Each rank's share is divided by the number of ranks before the
         sum, in the pass that packs it. Host buffers of ranks on one node
         are summed through shared memory where it has room
-        (:mod:`._shared_sum`).
+        (:mod:`._shared_sum`), straight into the ``outputs``.
         """
         scale = target.dtype.type(1.0 / self._size)
 
@@ -513,9 +512,10 @@ class MpiCommunicatorBase(_base.CommunicatorBase):
             finish = self._shared_sum.start(target.size, target.dtype, pack,
                                             call)
             if finish is not None:
-                return lambda: finish(target)
+                return lambda outputs=None: finish(
+                    [target] if outputs is None else outputs)
         pack(target)
-        return self._start_sum(target, call)
+        return _packing.unpacked_after(self._start_sum(target, call), target)
 
     def _complete_broadcast(self, buffer, call):
         """Overwrite ``buffer`` with rank 0's, in place."""
