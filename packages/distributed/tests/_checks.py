@@ -367,11 +367,19 @@ def check_dummy_leaves_gradients(comm):
 class _Grads(Chain):
     """Four parameters, for gradients in each form backward may leave."""
 
-    def __init__(self):
+    def __init__(self, dtype=numpy.float32):
         super().__init__()
         with self.init_scope():
             for name in 'wbuv':
-                setattr(self, name, Parameter(numpy.zeros(4, numpy.float32)))
+                setattr(self, name, Parameter(numpy.zeros(4, dtype)))
+
+
+def _unmoving_optimizer(model, communicator, overlap):
+    """A multi-node SGD with a zero learning rate set up on ``model``:
+    its updates only average the gradients."""
+    optimizer = kd.create_multi_node_optimizer(
+        optimizers.SGD(lr=0.0), communicator, overlap=overlap)
+    return optimizer.setup(model)
 
 
 @check()
@@ -386,9 +394,7 @@ def check_means_written_into_the_gradients(comm):
                                   (with_mpi, True), (with_mpi, False),
                                   (dummy, True)):
         model = _Grads()
-        optimizer = kd.create_multi_node_optimizer(
-            optimizers.SGD(lr=0.0), communicator, overlap=overlap)
-        optimizer.setup(model)
+        optimizer = _unmoving_optimizer(model, communicator, overlap)
         own = numpy.arange(4, dtype=numpy.float32) * (comm.rank + 1)
         shared = numpy.full(4, comm.rank + 2, numpy.float32)
         in_graph = Variable(numpy.full(4, comm.rank, numpy.float32)) * 3
@@ -420,6 +426,27 @@ def check_means_written_into_the_gradients(comm):
                             comm.rank if communicator is dummy else
                             (comm.size - 1) / 2, err_msg=(case, name))
         assert (model.b.grad is both) != (model.u.grad is both), case
+    # float16 gradients are summed in float32 through shared memory (in
+    # rank order) and cast once. (Random values: rounding to float16 after
+    # each rank's share would change some of the means on three ranks.)
+    local = numpy.random.RandomState(comm.rank).standard_normal(4).astype(
+        numpy.float16)
+    shares = [g.astype(numpy.float32) * numpy.float32(1 / comm.size)
+              for g in comm.allgather_obj(local)]
+    expected = shares[0]
+    for share in shares[1:]:
+        expected = expected + share
+    for overlap in (True, False):
+        model = _Grads(numpy.float16)
+        optimizer = _unmoving_optimizer(model, comm, overlap)
+        for name in 'wbuv':
+            getattr(model, name).grad = local.copy()
+        optimizer.update()
+        for name in 'wbuv':
+            grad = getattr(model, name).grad
+            assert grad.dtype == numpy.float16
+            assert grad.tobytes() == expected.astype(
+                numpy.float16).tobytes(), (overlap, name, grad)
 
 
 @check()
