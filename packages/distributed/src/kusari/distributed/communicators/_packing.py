@@ -53,6 +53,8 @@ def writable_grads(params):
 
 
 def _owned(param):
+    """Whether the gradient of ``param`` is an array that it alone holds,
+    writable in place."""
     grad = param.grad
     return (grad.base is None and grad.flags.c_contiguous
             and getattr(grad.flags, 'writeable', True)
