@@ -429,10 +429,10 @@ def check_means_written_into_the_gradients(comm):
     # float16 gradients are summed in float32 through shared memory (in
     # rank order) and cast once. (Random values: rounding to float16 after
     # each rank's share would change some of the means on three ranks.)
-    local = numpy.random.RandomState(comm.rank).standard_normal(4).astype(
+    half = numpy.random.RandomState(comm.rank).standard_normal(4).astype(
         numpy.float16)
     shares = [g.astype(numpy.float32) * numpy.float32(1 / comm.size)
-              for g in comm.allgather_obj(local)]
+              for g in comm.allgather_obj(half)]
     expected = shares[0]
     for share in shares[1:]:
         expected = expected + share
@@ -440,7 +440,7 @@ def check_means_written_into_the_gradients(comm):
         model = _Grads(numpy.float16)
         optimizer = _unmoving_optimizer(model, comm, overlap)
         for name in 'wbuv':
-            getattr(model, name).grad = local.copy()
+            getattr(model, name).grad = half.copy()
         optimizer.update()
         for name in 'wbuv':
             grad = getattr(model, name).grad
