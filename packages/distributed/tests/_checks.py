@@ -312,8 +312,8 @@ def check_shared_memory_sums(comm):
             targets = [numpy.empty_like(g) for g in grads]
             waits = [communicator._start_grad_mean(target, 'check', [g])
                      for target, g in zip(targets, grads)]
-            for wait in waits:
-                wait()
+            for wait, target in zip(waits, targets):
+                wait([target])
             means.append(targets)
         for a, b in zip(*means):
             assert_allclose(a, b, rtol=1e-6)
@@ -332,7 +332,7 @@ def check_shared_memory_sums(comm):
         grad = numpy.full(1000, comm.rank, numpy.float32)
         for _ in range(2):
             mean = numpy.empty_like(grad)
-            tight._start_grad_mean(mean, 'check', [grad])()
+            tight._start_grad_mean(mean, 'check', [grad])([mean])
             assert_allclose(mean, (comm.size - 1) / 2)
         assert tight._shared_sum._window is None
     finally:
@@ -382,7 +382,7 @@ def _unmoving_optimizer(model, communicator, overlap):
     return optimizer.setup(model)
 
 
-@check()
+@check(1, 2, 3)
 def check_means_written_into_the_gradients(comm):
     # As ChainerMN's: the mean goes into the gradient array backward
     # left, where that array is the parameter's own; where writing it
@@ -491,7 +491,54 @@ def _scattered_training(comm, actual_optimizer, double_buffering=False,
     return model, optimizer, copy.deepcopy(model), batches
 
 
-@check()
+@check(1)
+def check_one_rank_packs_nothing(comm):
+    # Alone, a rank's mean gradients are its own: averaging (during
+    # backward or after it) packs and sums nothing; the results are those
+    # of the wrapped optimizer alone (the arrays kept or copied as on more
+    # ranks: check_means_written_into_the_gradients) ...
+    from kusari.distributed.communicators import _packing
+    packed = []
+    pack = _packing.pack
+    _packing.pack = lambda arrays, buffer, *scale: (
+        packed.append(buffer.size) or pack(arrays, buffer, *scale))
+    try:
+        x, t = classification_data(4)
+        for name in ('naive', 'flat', 'non_cuda_aware'):
+            for overlap in (True, False):
+                model, alone = MLP(seed=0), MLP(seed=0)
+                optimizer = kd.create_multi_node_optimizer(
+                    optimizers.Adam(), kd.create_communicator(name),
+                    overlap=overlap).setup(model)
+                alone_optimizer = optimizers.Adam().setup(alone)
+                packed.clear()
+                for _ in range(2):
+                    optimizer.update(loss_of(model), x, t)
+                    alone_optimizer.update(loss_of(alone), x, t)
+                assert packed == [], (name, overlap, packed)
+                assert_same_params(model, alone, rtol=0, atol=0)
+        # ... but where the averaging dtype rounds them, as on more ranks,
+        # and for double buffering, which keeps them for the next update.
+        rounding = kd.create_communicator(
+            'naive', allreduce_grad_dtype=numpy.float32)
+        model = _Grads(numpy.float64)
+        optimizer = _unmoving_optimizer(model, rounding, overlap=False)
+        packed.clear()  # (of bcast_data)
+        model.w.grad = numpy.full(4, 1 / 3)
+        optimizer.update()
+        assert model.w.grad.tolist() == [float(numpy.float32(1 / 3))] * 4
+        assert packed == [16], packed
+        packed.clear()
+        optimizer = kd.create_multi_node_optimizer(
+            optimizers.SGD(), comm, double_buffering=True).setup(MLP(seed=0))
+        packed.clear()
+        optimizer.update(loss_of(optimizer.target), x, t)
+        assert packed == [optimizer.target.count_params()], packed
+    finally:
+        _packing.pack = pack
+
+
+@check(1, 2, 3)
 def check_equivalence_with_one_process(comm):
     non_cuda_aware = kd.create_communicator('non_cuda_aware')
     for actual, communicator in (
@@ -524,7 +571,7 @@ def _train_both_ways(comm, step):
     return results
 
 
-@check()
+@check(1, 2, 3)
 def check_backward_overlap(comm):
     # Bit for bit the blocking path's results: one backward per update,
     # and two (gradients accumulated) where the overlap falls back.
@@ -561,9 +608,9 @@ def check_backward_overlap(comm):
         _overlap.BUCKET_ELEMENTS = elements
     started = []
     start = comm._start_grad_mean
-    comm._start_grad_mean = lambda target, call, sources=None: (
+    comm._start_grad_mean = lambda target, call, sources, *snapshot: (
         started.append((target.size, model.l1.W.grad is None)) or
-        start(target, call, sources))
+        start(target, call, sources, *snapshot))
     try:
         model.cleargrads()
         loss_of(model)(*batches(0)[0]).backward()
@@ -584,7 +631,7 @@ def check_backward_overlap(comm):
         optimizers.SGD(), comm, double_buffering=True).overlap is False
 
 
-@check()
+@check(1, 2, 3)
 def check_double_buffering(comm):
     lr = 0.5
     model, optimizer, reference, batches = _scattered_training(

@@ -134,6 +134,15 @@ def unpack(buffer, arrays):
         offset += size
 
 
+def copy_over(sources, outputs=None):
+    """Copy each of ``sources`` into its array of ``outputs``, where that
+    is another array (the means over one rank: ``finish`` of
+    ``_start_grad_mean``)."""
+    for source, output in zip(sources, outputs or ()):
+        if output is not source:
+            backend.copyto(output, source)
+
+
 def unpacked_after(wait, buffer):
     """``finish(outputs=None)``: ``wait()``, then the flat ``buffer``
     unpacked into ``outputs`` where given (the function that

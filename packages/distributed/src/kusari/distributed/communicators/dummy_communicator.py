@@ -12,7 +12,7 @@ class DummyCommunicator(mpi_communicator_base.MpiCommunicatorBase):
     the naive communicator's.
     """
 
-    def _start_grad_mean(self, target, call, sources=None):
-        if sources is not None:
-            _packing.pack(sources, target)
+    def _start_grad_mean(self, target, call, sources, snapshot=False):
+        # Packed whatever ``snapshot`` says, as the others pack.
+        _packing.pack(sources, target)
         return _packing.unpacked_after(lambda: None, target)

@@ -225,8 +225,11 @@ class MpiCommunicatorBase(_base.CommunicatorBase):
 
     def _check_same_layout(self, call, entries):
         """Raise on every rank unless all ranks give the same ``entries``
-        (``(name, shape, dtype)`` each); one small allreduce when they do.
+        (``(name, shape, dtype)`` each); one small allreduce when they do,
+        none where this rank is alone.
         """
+        if self._size == 1:
+            return
         MPI = _mpi()
         digest = zlib.crc32(repr(entries).encode())
         mine = numpy.array([digest, -digest], numpy.int64)
@@ -440,14 +443,15 @@ class MpiCommunicatorBase(_base.CommunicatorBase):
         _packing.unpack(buffer, arrays)
 
     def multi_node_mean_grad(self, model, zero_fill=False):
-        self._start_mean_grad(model, zero_fill, 'multi_node_mean_grad')()
+        self._start_mean_grad(model, zero_fill, 'multi_node_mean_grad',
+                              snapshot=False)()
 
-    def _start_mean_grad(self, model, zero_fill, call):
+    def _start_mean_grad(self, model, zero_fill, call, snapshot=True):
         """Start averaging the gradients of ``model``; return the function
         that waits for the mean and writes it into the gradients.
 
-        The gradients are packed at once, so they may change before the
-        returned function is called (double buffering).
+        With ``snapshot``, the gradients are packed at once, so they may
+        change before the returned function is called (double buffering).
         """
         entries = _packing.named_grads(model, zero_fill)
         grads = [param.grad for _, param in entries]
@@ -458,7 +462,7 @@ class MpiCommunicatorBase(_base.CommunicatorBase):
         dtype = self._grad_dtype([g.dtype for g in grads])
         buffer = self._buffers.take(
             self._buffer_module(grads), sum(g.size for g in grads), dtype)
-        wait = self._start_grad_mean(buffer, call, grads)
+        wait = self._start_grad_mean(buffer, call, grads, snapshot)
         params = [param for _, param in entries]
         return lambda: wait(_packing.writable_grads(params))
 
@@ -484,28 +488,30 @@ class MpiCommunicatorBase(_base.CommunicatorBase):
         request = self.mpi_comm.Iallreduce(MPI.IN_PLACE, target, MPI.SUM)
         return lambda: self._complete(call, lambda: request)
 
-    def _start_grad_mean(self, target, call, sources=None):
-        """Start averaging gradients over the ranks in the flat buffer
-        ``target``: ``sources`` packed into it one after another, or (None)
-        what it holds; return ``finish(outputs=None)``, which waits for the
-        mean and writes it into ``target``, or, given ``outputs`` (arrays
-        of as many elements in all), into their consecutive segments of
-        it.
+    def _start_grad_mean(self, target, call, sources, snapshot=False):
+        """Start averaging gradients over the ranks: ``sources`` packed one
+        after another into the flat buffer ``target``; return
+        ``finish(outputs=None)``, which waits for the means and writes
+        them into ``outputs`` (an array of each source's shape for each),
+        or, without them, only waits.
 
         Each rank's share is divided by the number of ranks before the
         sum, in the pass that packs it. Host buffers of ranks on one node
         are summed through shared memory where it has room
-        (:mod:`._shared_sum`), straight into the ``outputs``.
+        (:mod:`._shared_sum`), straight into the ``outputs``. A rank alone
+        whose ``sources`` the averaging dtype holds exactly packs nothing:
+        their mean is themselves, copied only into outputs that are other
+        arrays, unless ``snapshot`` (the sources may change before
+        ``finish``).
         """
+        if self._size == 1 and not snapshot and all(
+                numpy.can_cast(s.dtype, target.dtype) for s in sources):
+            return functools.partial(_packing.copy_over, sources)
         scale = target.dtype.type(1.0 / self._size)
 
         def pack(into):
             """This rank's share, scaled, into ``into``."""
-            if sources is None:
-                xp = backend.get_array_module(target)
-                xp.multiply(target, scale, out=into)
-            else:
-                _packing.pack(sources, into, scale)
+            _packing.pack(sources, into, scale)
 
         if self._shared_sum is not None and \
                 isinstance(target, numpy.ndarray):
