@@ -500,8 +500,8 @@ def check_one_rank_packs_nothing(comm):
     from kusari.distributed.communicators import _packing
     packed = []
     pack = _packing.pack
-    _packing.pack = lambda arrays, buffer, *scale: (
-        packed.append(buffer.size) or pack(arrays, buffer, *scale))
+    _packing.pack = lambda arrays, buffer, **scale: (
+        packed.append(buffer.size) or pack(arrays, buffer, **scale))
     try:
         x, t = classification_data(4)
         for name in ('naive', 'flat', 'non_cuda_aware'):

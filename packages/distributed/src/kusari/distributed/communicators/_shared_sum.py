@@ -100,11 +100,11 @@ class SharedSum:
     def start(self, size, dtype, pack, call):
         """Start a sum: ``pack(region)`` writes this rank's share into its
         region (a flat array of ``size`` elements of ``dtype``); return
-        ``finish(targets)``, which waits for every rank's share and writes
-        their sum into the arrays ``targets`` (of ``size`` elements in
-        all), each its consecutive segment; or None, having packed
-        nothing, where shared memory has no room for it (on every rank
-        alike)."""
+        ``finish(targets=None)``, which waits for every rank's share and
+        writes their sum into the arrays ``targets`` (of ``size`` elements
+        in all), each its consecutive segment (without them, only waits);
+        or None, having packed nothing, where shared memory has no room
+        for it (on every rank alike)."""
         dtype = numpy.dtype(dtype)
         nbytes = _aligned(size * dtype.itemsize)
         if self._offset + nbytes > self._half and \
@@ -117,10 +117,10 @@ class SharedSum:
         self._in_flight += 1
         pack(regions[self._comm.Get_rank()])
 
-        def finish(targets):
+        def finish(targets=None):
             self._complete(call, self._comm.Ibarrier)
             offset = 0
-            for target in targets:
+            for target in targets or ():
                 end = offset + target.size
                 _sum_into(target, [region[offset:end].reshape(target.shape)
                                    for region in regions])

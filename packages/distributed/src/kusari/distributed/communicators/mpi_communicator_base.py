@@ -507,19 +507,15 @@ class MpiCommunicatorBase(_base.CommunicatorBase):
         if self._size == 1 and not snapshot and all(
                 numpy.can_cast(s.dtype, target.dtype) for s in sources):
             return functools.partial(_packing.copy_over, sources)
-        scale = target.dtype.type(1.0 / self._size)
-
-        def pack(into):
-            """This rank's share, scaled, into ``into``."""
-            _packing.pack(sources, into, scale)
-
+        # This rank's share, scaled, into the region given.
+        pack = functools.partial(_packing.pack, sources,
+                                 scale=target.dtype.type(1.0 / self._size))
         if self._shared_sum is not None and \
                 isinstance(target, numpy.ndarray):
             finish = self._shared_sum.start(target.size, target.dtype, pack,
                                             call)
             if finish is not None:
-                return lambda outputs=None: finish(
-                    [target] if outputs is None else outputs)
+                return finish
         pack(target)
         return _packing.unpacked_after(self._start_sum(target, call), target)
 
