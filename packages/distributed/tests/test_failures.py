@@ -1,7 +1,6 @@
 """A failing process ends the whole job, with its traceback; a missing or
 mismatched communication ends it with an error naming the call; a killed
 process ends the job within seconds, named."""
-import re
 import tempfile
 import time
 from pathlib import Path
@@ -44,23 +43,24 @@ def test_unmatched_communication_times_out_naming_the_call(mode):
     assert seconds < 15
 
 
-def test_killed_rank_ends_the_job_naming_it():
-    # Rank 1 of two is killed in the middle of training while rank 0 waits
-    # for it in an allreduce (with the default timeout of 600 s): mpiexec
-    # ends the job within 10 s, naming the lost process by its id and,
-    # with -print-all-exitcodes, its rank by the place of its exit code 9
-    # (SIGKILL). (With more ranks mpiexec's cleanup may report another
-    # rank it killed first; the ranks get no chance to say more.)
+@pytest.mark.parametrize('options', [[], ['-disable-auto-cleanup']])
+def test_killed_rank_ends_the_job_naming_it(options):
+    # Rank 1 of two is killed (SIGKILL, as the out-of-memory killer does)
+    # in the middle of training while rank 0 waits for it (with the
+    # default timeout of 600 s). Rank 0 sees it as the kernel begins to
+    # tear rank 1 down, says so naming it, and raises RankLost; some
+    # milliseconds later mpiexec sees rank 1 end and kills rank 0 (also
+    # with -disable-auto-cleanup, after a SIGUSR1), most often before the
+    # traceback is printed: the line said at once is what shows. (mpiexec
+    # names a lost process too, but in about 1 run in 30 the wrong one.)
     with tempfile.TemporaryDirectory() as directory:
         record = Path(directory) / 'killed'
-        job, _ = _run('kill', 600, record,
-                      options=['-print-all-exitcodes'])
+        job, _ = _run('kill', 600, record, options=options)
         ended = time.time()
         pid, killed_at = record.read_text().split()
-    assert job.returncode != 0
     output = job.stdout + job.stderr
+    assert job.returncode != 0, output
     assert ended - float(killed_at) < 10, output
-    assert f'PID {pid} RUNNING AT' in output, output
-    assert 'Killed (signal 9)' in output, output
-    codes = re.search(r'Exit codes: \[[^]]*\] ([\d,]+)', output)
-    assert codes and codes.group(1) == '0,9', output
+    assert f'kusari.distributed: multi_node_mean_grad on rank 0 of 2 ' \
+        f'cannot complete: the process of rank 1 (process id {pid}, on ' \
+        f'this machine) has ended' in output, output

@@ -23,6 +23,7 @@ _aliases.install(ALIASES)
 from kusari.distributed import CommunicationTimeout  # NOQA: E402
 from kusari.distributed import CommunicatorBase  # NOQA: E402
 from kusari.distributed import MultiNodeChainList  # NOQA: E402
+from kusari.distributed import RankLost  # NOQA: E402
 from kusari.distributed import create_communicator  # NOQA: E402
 from kusari.distributed import create_multi_node_checkpointer  # NOQA: E402
 from kusari.distributed import create_multi_node_evaluator  # NOQA: E402

@@ -16,6 +16,7 @@ from kusari.distributed import links  # NOQA
 from kusari.distributed.communicators import CommunicationTimeout  # NOQA
 from kusari.distributed.communicators import CommunicatorBase  # NOQA
 from kusari.distributed.communicators import create_communicator  # NOQA
+from kusari.distributed.communicators import RankLost  # NOQA
 from kusari.distributed.datasets import scatter_dataset  # NOQA
 from kusari.distributed.datasets import scatter_index  # NOQA
 from kusari.distributed.evaluator import create_multi_node_evaluator  # NOQA

@@ -4,6 +4,7 @@ import logging
 
 from kusari.distributed.communicators._base import CommunicatorBase
 from kusari.distributed.communicators._deadline import CommunicationTimeout
+from kusari.distributed.communicators._deadline import RankLost
 from kusari.distributed.communicators.dummy_communicator import \
     DummyCommunicator
 from kusari.distributed.communicators.flat_communicator import \
@@ -20,7 +21,7 @@ from kusari.distributed.communicators import pure_nccl_communicator
 
 __all__ = ['CommunicationTimeout', 'CommunicatorBase', 'DummyCommunicator',
            'FlatCommunicator', 'MpiCommunicatorBase', 'NaiveCommunicator',
-           'NonCudaAwareCommunicator', 'PureNcclCommunicator',
+           'NonCudaAwareCommunicator', 'PureNcclCommunicator', 'RankLost',
            'create_communicator']
 
 _KINDS = {'naive': NaiveCommunicator, 'flat': FlatCommunicator,

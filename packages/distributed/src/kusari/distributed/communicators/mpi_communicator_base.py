@@ -11,6 +11,7 @@ from kusari.array import lazy_cupy
 from kusari.array import backend
 from kusari.distributed.communicators import _base
 from kusari.distributed.communicators import _deadline
+from kusari.distributed.communicators import _liveness
 from kusari.distributed.communicators import _packing
 from kusari.distributed.communicators import _shared_sum
 
@@ -125,6 +126,10 @@ class MpiCommunicatorBase(_base.CommunicatorBase):
         MPI = _mpi()
         intra = mpi_comm.Split_type(MPI.COMM_TYPE_SHARED, key=self._rank)
         self._intra_rank, self._intra_size = intra.rank, intra.size
+        # Watched while a communication waits (see _deadline.poll).
+        self._peers = _liveness.Peers({
+            rank: identity for rank, identity in intra.allgather(
+                (self._rank, _liveness.identity())) if rank != self._rank})
         inter = mpi_comm.Split(self._intra_rank, self._rank)
         self._inter_rank, self._inter_size = inter.rank, inter.size
         intra.Free()
@@ -222,6 +227,11 @@ class MpiCommunicatorBase(_base.CommunicatorBase):
         except MPI.Exception as error:
             raise RuntimeError(f'{call} on rank {self._rank}: MPI failed: '
                                f'{error}') from error
+
+    def _lost_rank(self):
+        """``(rank, pid)`` of a rank on this machine whose process is
+        ending or has ended, or None (one rank checked a call, in turn)."""
+        return self._peers.lost()
 
     def _check_same_layout(self, call, entries):
         """Raise on every rank unless all ranks give the same ``entries``
