@@ -13,6 +13,7 @@ class DummyCommunicator(mpi_communicator_base.MpiCommunicatorBase):
     """
 
     def _start_grad_mean(self, target, call, sources, snapshot=False):
-        # Packed whatever ``snapshot`` says, as the others pack.
+        # Packed always, also where the others would not (a rank alone,
+        # without ``snapshot``): the packing is part of what it measures.
         _packing.pack(sources, target)
         return _packing.unpacked_after(lambda: None, target)
